@@ -1,0 +1,1 @@
+export { assertPath, invalidArgument } from './validate.js'

@@ -1,0 +1,57 @@
+/**
+ * The on-disk record format: one JSON object per line, envelope first, then the caller's data.
+ * Writers and readers share these constants so the two can never disagree.
+ */
+
+/** Bumped only when a reader of the old format could misread the new one. */
+export const FORMAT_VERSION = 1
+
+/** Name of the envelope field that carries {@link FORMAT_VERSION}. */
+export const FORMAT_VERSION_FIELD = 'v'
+
+/** Envelope fields, in the order they are written. A `data` key with one of these names is rejected. */
+export const ENVELOPE_FIELDS = [
+  'uuid',
+  'parentUuid',
+  'sessionId',
+  'timestamp',
+  'type',
+  FORMAT_VERSION_FIELD,
+] as const
+
+export type EnvelopeField = (typeof ENVELOPE_FIELDS)[number]
+
+/** What every record on disk carries. */
+export interface RecordEnvelope {
+  readonly uuid: string
+  /** `null` for a root: the first record of a session, or an explicit new root. */
+  readonly parentUuid: string | null
+  readonly sessionId: string
+  /** ISO 8601, UTC. */
+  readonly timestamp: string
+  readonly type: string
+  readonly v: number
+}
+
+/** A record as read back: the envelope plus whatever data the writer attached. */
+export type SessionRecord = RecordEnvelope & { readonly [key: string]: unknown }
+
+/**
+ * Session ids become file names, so only a safe alphabet is allowed: it starts with a letter or digit,
+ * at most 128 characters, and never contains `..` (checked separately).
+ */
+export const SESSION_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/
+
+export function isValidSessionId(value: unknown): value is string {
+  return typeof value === 'string' && SESSION_ID_PATTERN.test(value) && !value.includes('..')
+}
+
+/** File name of a session's transcript inside its directory. */
+export function transcriptFileName(sessionId: string): string {
+  return `${sessionId}.jsonl`
+}
+
+/** File name of a session's metadata sidecar inside its directory. */
+export function metaFileName(sessionId: string): string {
+  return `${sessionId}.meta.json`
+}

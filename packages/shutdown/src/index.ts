@@ -1,0 +1,1 @@
+export { SIGNAL_NUMBERS, exitCodeForSignal, type ShutdownSignal } from './exit-codes.js'

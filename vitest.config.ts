@@ -1,0 +1,31 @@
+import { defaultServerConditions } from 'vite'
+import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config'
+
+// Tests run the live TypeScript sources: every package's exports map lists this condition first.
+const conditions = ['@sessiontape/source', ...defaultServerConditions]
+
+function project(name: string, root: string, testTimeout = 20_000): TestProjectInlineConfiguration {
+  return {
+    resolve: { conditions },
+    ssr: { resolve: { conditions } },
+    test: {
+      name,
+      root,
+      include: ['test/**/*.test.ts'],
+      environment: 'node',
+      testTimeout,
+      hookTimeout: testTimeout,
+    },
+  }
+}
+
+export default defineConfig({
+  test: {
+    projects: [
+      project('recorder', './packages/recorder'),
+      project('fs-cache', './packages/fs-cache'),
+      project('shutdown', './packages/shutdown'),
+      project('examples', './examples', 120_000),
+    ],
+  },
+})
