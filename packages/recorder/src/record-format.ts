@@ -55,3 +55,26 @@ export function transcriptFileName(sessionId: string): string {
 export function metaFileName(sessionId: string): string {
   return `${sessionId}.meta.json`
 }
+
+/** Record type whose `title` data field names the session (the latest one wins). */
+export const TITLE_RECORD_TYPE = 'title'
+
+/**
+ * Record type written first after a resume repaired a torn tail; its data says what was quarantined
+ * (`quarantinedBytes`, `quarantinePath`) so the transcript itself tells the story of the crash.
+ */
+export const RECOVERED_RECORD_TYPE = 'recovered'
+
+/** Contents of `<sessionId>.meta.json`: a small index so listing sessions never reads transcripts. */
+export interface SessionMeta {
+  readonly sessionId: string
+  /** ISO 8601 time of the first record. */
+  readonly createdAt: string
+  /** ISO 8601 time of the last persisted record. */
+  readonly updatedAt: string
+  readonly recordCount: number
+  readonly lastUuid: string | null
+  readonly title?: string
+  /** {@link FORMAT_VERSION} of the transcript this describes. */
+  readonly v: number
+}
