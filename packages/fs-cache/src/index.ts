@@ -1,1 +1,5 @@
+export type { EnsureDirOptions, ForgetDirOptions } from './dir-memo.js'
+export { ensureDir, ensureDirSync, forgetDir } from './ensure-dir.js'
+export { FsCacheArgumentError } from './errors.js'
+export { resetAllForTest } from './registry.js'
 export { assertPath, invalidArgument } from './validate.js'

@@ -1,0 +1,112 @@
+import * as path from 'node:path'
+import { LRUCache } from 'lru-cache'
+import type { FsAdapter } from './fs-adapter.js'
+import { isSameOrUnder } from './path-match.js'
+import { RESET_FOR_TEST, register, type Resettable } from './registry.js'
+import { assertMode, assertOptions, assertPath } from './validate.js'
+
+/** Options of {@link ensureDir} and {@link ensureDirSync}. */
+export interface EnsureDirOptions {
+  /**
+   * Permission bits for directories this call creates (before the umask). Directories that already
+   * exist are left as they are, and a memoized directory is not re-created, so the mode of the first
+   * successful call for a path wins.
+   *
+   * @default 0o700
+   */
+  readonly mode?: number
+}
+
+/** Options of {@link forgetDir}. */
+export interface ForgetDirOptions {
+  /** Also forget every memoized directory under `dir` (on a path-separator boundary). @default false */
+  readonly deep?: boolean
+}
+
+/** Private to the owner: only the user's data should be readable in a session directory. */
+const DEFAULT_MODE = 0o700
+
+interface Flight {
+  readonly promise: Promise<void>
+  // Set when `forget`/`clear` ran while the mkdir was in flight: callers still get their answer,
+  // but the success is not memoized (it may describe a directory that has since been removed).
+  stale: boolean
+}
+
+/**
+ * `mkdir -p` memoized on success only. A failed mkdir is not remembered, so the next call tries again;
+ * concurrent async calls for one directory share one mkdir.
+ */
+export class DirMemo implements Resettable {
+  readonly #fs: FsAdapter
+  // Bounded like every other store here; an evicted directory just costs one idempotent mkdir again.
+  readonly #done: LRUCache<string, true>
+  readonly #inflight = new Map<string, Flight>()
+
+  constructor(fs: FsAdapter, max: number) {
+    this.#fs = fs
+    this.#done = new LRUCache({ max })
+    register(this)
+  }
+
+  ensure(dir: string, options?: EnsureDirOptions): Promise<void> {
+    const { key, mode } = parse(dir, options)
+    if (this.#done.get(key) === true) return Promise.resolve()
+    const joined = this.#inflight.get(key)
+    if (joined !== undefined) return joined.promise
+    const flight: Flight = { promise: this.#mkdir(key, mode), stale: false }
+    this.#inflight.set(key, flight)
+    return flight.promise
+  }
+
+  async #mkdir(key: string, mode: number): Promise<void> {
+    try {
+      await this.#fs.mkdir(key, mode)
+      const flight = this.#inflight.get(key)
+      if (flight !== undefined && !flight.stale) this.#done.set(key, true)
+    } finally {
+      this.#inflight.delete(key)
+    }
+  }
+
+  ensureSync(dir: string, options?: EnsureDirOptions): void {
+    const { key, mode } = parse(dir, options)
+    if (this.#done.get(key) === true) return
+    // A sync caller cannot wait for an async mkdir in flight; mkdir -p is idempotent, so just do it.
+    this.#fs.mkdirSync(key, mode)
+    this.#done.set(key, true)
+  }
+
+  /** Drops the memo for `dir` (and its subtree with `deep`); returns how many entries were dropped. */
+  forget(dir: string, options?: ForgetDirOptions): number {
+    assertPath('dir', dir)
+    assertOptions('options', options)
+    const base = path.resolve(dir)
+    const deep = options?.deep === true
+    for (const [key, flight] of this.#inflight) if (isSameOrUnder(key, base, deep)) flight.stale = true
+    let dropped = 0
+    if (!deep) return this.#done.delete(base) ? 1 : 0
+    for (const key of [...this.#done.keys()])
+      if (isSameOrUnder(key, base, true) && this.#done.delete(key)) dropped++
+    return dropped
+  }
+
+  clear(): void {
+    for (const flight of this.#inflight.values()) flight.stale = true
+    this.#done.clear()
+  }
+
+  [RESET_FOR_TEST](): void {
+    this.clear()
+  }
+}
+
+function parse(dir: string, options: EnsureDirOptions | undefined): { key: string; mode: number } {
+  assertPath('dir', dir)
+  assertOptions('options', options)
+  const mode = options?.mode ?? DEFAULT_MODE
+  assertMode('options.mode', mode)
+  // The memo key and the mkdir argument are the same resolved string, so what is memoized is exactly
+  // what was created (a relative `dir` is resolved against the current directory at the call).
+  return { key: path.resolve(dir), mode }
+}

@@ -1,0 +1,45 @@
+import * as fs from 'node:fs'
+
+/** The few `fs.Stats` fields this package reads; anything with them can stand in for `fs.Stats`. */
+export interface FsStatsLike {
+  isFile(): boolean
+  isDirectory(): boolean
+  isSymbolicLink(): boolean
+  readonly size: number
+  readonly mtimeMs: number
+  readonly ctimeMs: number
+  readonly ino: number
+  readonly dev: number
+}
+
+/**
+ * Every file-system call the package makes goes through this seam, so tests can count syscalls and
+ * inject failures (EACCES, EIO…) without mocking modules.
+ *
+ * @internal Test seam only; the shape may change without a major version.
+ */
+export interface FsAdapter {
+  readonly stat: (path: string) => Promise<FsStatsLike>
+  readonly lstat: (path: string) => Promise<FsStatsLike>
+  /** Must be the native (libuv) realpath so async and sync agree (node#37737). */
+  readonly realpath: (path: string) => Promise<string>
+  readonly mkdir: (path: string, mode: number) => Promise<unknown>
+  /** With `throwIfNoEntry: false`, returns `undefined` instead of throwing ENOENT (8x cheaper than a throw). */
+  readonly statSync: (path: string, throwIfNoEntry: boolean) => FsStatsLike | undefined
+  readonly lstatSync: (path: string) => FsStatsLike
+  /** Must be `fs.realpathSync.native`, the same implementation as the async `realpath`. */
+  readonly realpathSync: (path: string) => string
+  readonly mkdirSync: (path: string, mode: number) => unknown
+}
+
+/** The real file system. Both realpath modes use libuv's native `realpath(3)`. */
+export const nodeFs: FsAdapter = {
+  stat: (path) => fs.promises.stat(path),
+  lstat: (path) => fs.promises.lstat(path),
+  realpath: (path) => fs.promises.realpath(path),
+  mkdir: (path, mode) => fs.promises.mkdir(path, { recursive: true, mode }),
+  statSync: (path, throwIfNoEntry) => fs.statSync(path, { throwIfNoEntry }),
+  lstatSync: (path) => fs.lstatSync(path),
+  realpathSync: (path) => fs.realpathSync.native(path),
+  mkdirSync: (path, mode) => fs.mkdirSync(path, { recursive: true, mode }),
+}
