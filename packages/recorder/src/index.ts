@@ -13,3 +13,6 @@ export {
   type RecordEnvelope,
   type SessionRecord,
 } from './record-format.js'
+export { inspectTailSync, type InspectTailOptions, type TailInspection } from './tail/inspect-tail.js'
+export { repairTornTail, type RepairTornTailOptions, type TornTailRepair } from './tail/repair-torn-tail.js'
+export { repairTornTailSync } from './tail/repair-torn-tail-sync.js'
