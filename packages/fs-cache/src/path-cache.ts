@@ -1,0 +1,320 @@
+import { contains, resolveForBoundary, resolveForBoundarySync } from './boundary.js'
+import { DirMemo, type EnsureDirOptions } from './dir-memo.js'
+import { DirProbe } from './find-in-dir.js'
+import { nodeFs, type FsAdapter, type FsStatsLike } from './fs-adapter.js'
+import { isMissing } from './is-missing.js'
+import type { InvalidateOptions, PathCacheOptions } from './options.js'
+import { normalizeForMatch, toKey } from './path-match.js'
+import { RESET_FOR_TEST, register, type Resettable } from './registry.js'
+import { toSlimStat, type SlimStat } from './slim-stat.js'
+import { Store, type Kind, type ValueOf } from './store.js'
+import { assertOptions, assertPath, invalidArgument } from './validate.js'
+
+/** Enough for an agent's working set of paths; ~1024 slim entries stay well under 1 MB. */
+const DEFAULT_MAX = 1024
+/**
+ * lru-cache preallocates its index arrays to `max`, and a JS Map holds at most ~16.7M keys
+ * (lru-cache#331), so an unbounded `max` is a memory bug, not a setting.
+ */
+const MAX_LIMIT = 1_048_576
+
+/** Counters since creation (or the last `resetAllForTest()`); reading them allocates one object. */
+export interface PathCacheStats {
+  /** Answers served from the store (including `findInDir` answers reused under an unchanged mtime). */
+  readonly hits: number
+  /** Lookups that asked the file system (successes and failures alike). */
+  readonly misses: number
+  /** Async lookups that joined an identical lookup already in flight instead of making a syscall. */
+  readonly inflightJoins: number
+  /** Entries dropped because the store was full (least recently used first). */
+  readonly evictions: number
+  /** Entries dropped by `invalidate()` and `clear()`. */
+  readonly invalidations: number
+  /** Paths currently stored (each holds its stat, lstat and realpath answers). */
+  readonly size: number
+}
+
+interface Flight<V> {
+  readonly promise: Promise<V>
+}
+
+/**
+ * A positive-only, bounded path cache with in-flight sharing, safe to invalidate mid-flight.
+ * Create one with {@link createPathCache}.
+ */
+export class PathCache implements Resettable {
+  readonly #fs: FsAdapter
+  readonly #store: Store
+  readonly #probe: DirProbe
+  readonly #dirs: DirMemo
+  readonly #flights: { readonly [K in Kind]: Map<string, Flight<ValueOf<K>>> } = {
+    stat: new Map(),
+    lstat: new Map(),
+    realpath: new Map(),
+  }
+  // Bumped by every invalidate()/clear(): a lookup started under an older epoch may describe the
+  // file system before the change, so its callers get their answer but the store does not.
+  #epoch = 0
+  #hits = 0
+  #misses = 0
+  #joins = 0
+  #invalidations = 0
+
+  constructor(options?: PathCacheOptions) {
+    assertOptions('options', options)
+    const max = options?.max ?? DEFAULT_MAX
+    if (typeof max !== 'number' || !Number.isInteger(max) || max < 1 || max > MAX_LIMIT)
+      throw invalidArgument('max', `an integer between 1 and ${MAX_LIMIT}`, max)
+    const ttlMs = options?.ttlMs ?? Infinity
+    if (typeof ttlMs !== 'number' || Number.isNaN(ttlMs) || ttlMs < 0)
+      throw invalidArgument('ttlMs', 'a non-negative number of milliseconds', ttlMs)
+    this.#fs = options?.fs ?? nodeFs
+    this.#store = new Store(max, ttlMs, options?.now ?? (() => performance.now()))
+    this.#probe = new DirProbe(this.#fs, max)
+    this.#dirs = new DirMemo(this.#fs, max)
+    register(this)
+  }
+
+  /** The fully resolved path (native `realpath(3)`), like `fs.promises.realpath`. Failures are not stored. */
+  realpath(p: string): Promise<string> {
+    assertPath('path', p)
+    return this.#lookup('realpath', p, () => this.#fs.realpath(p))
+  }
+
+  /** Same answer and store as {@link realpath}, via `fs.realpathSync.native`. */
+  realpathSync(p: string): string {
+    assertPath('path', p)
+    return this.#lookupSync('realpath', p, () => this.#fs.realpathSync(p))
+  }
+
+  /** A slim, frozen `fs.stat` (follows symlinks). Failures reject unchanged and are not stored. */
+  stat(p: string): Promise<SlimStat> {
+    assertPath('path', p)
+    return this.#lookup('stat', p, () => this.#fs.stat(p).then(toSlimStat))
+  }
+
+  statSync(p: string): SlimStat {
+    assertPath('path', p)
+    return this.#lookupSync('stat', p, () => toSlimStat(this.#fs.statSync(p, true) as FsStatsLike))
+  }
+
+  /** A slim, frozen `fs.lstat` (does not follow a final symlink; `isSymbolicLink` is meaningful). */
+  lstat(p: string): Promise<SlimStat> {
+    assertPath('path', p)
+    return this.#lookup('lstat', p, () => this.#fs.lstat(p).then(toSlimStat))
+  }
+
+  lstatSync(p: string): SlimStat {
+    assertPath('path', p)
+    return this.#lookupSync('lstat', p, () => toSlimStat(this.#fs.lstatSync(p)))
+  }
+
+  /**
+   * True for a directory (or a symlink to one). False when it is something else, or missing (ENOENT,
+   * ENOTDIR) — and the miss is not stored. Other failures (EACCES, ELOOP…) reject unchanged.
+   */
+  isDirectory(p: string): Promise<boolean> {
+    return this.#probeStat(p).then((st) => st?.isDirectory === true)
+  }
+
+  isDirectorySync(p: string): boolean {
+    return this.#probeStatSync(p)?.isDirectory === true
+  }
+
+  /** Like {@link isDirectory} for "anything at all" (follows symlinks, as `fs.existsSync` does). */
+  exists(p: string): Promise<boolean> {
+    return this.#probeStat(p).then((st) => st !== undefined)
+  }
+
+  existsSync(p: string): boolean {
+    return this.#probeStatSync(p) !== undefined
+  }
+
+  /**
+   * Security check: is `target` inside `root` once both are fully resolved? A symlink inside the root
+   * that points outside gives false. A `target` that does not exist yet is judged by the realpath of
+   * its nearest existing ancestor, and that derived answer is never stored. `root` must exist.
+   */
+  async isPathWithin(root: string, target: string): Promise<boolean> {
+    assertPath('root', root)
+    assertPath('target', target)
+    const realRoot = await this.realpath(root)
+    return contains(realRoot, await resolveForBoundary(target, (p) => this.realpath(p)))
+  }
+
+  isPathWithinSync(root: string, target: string): boolean {
+    assertPath('root', root)
+    assertPath('target', target)
+    const realRoot = this.realpathSync(root)
+    return contains(
+      realRoot,
+      resolveForBoundarySync(target, (p) => this.realpathSync(p)),
+    )
+  }
+
+  /**
+   * The path of file `name` in `dir`, or `undefined`. Each call makes one `stat` of `dir`; the answer
+   * (present or absent) is reused only while that directory's mtime/ctime/inode are unchanged.
+   */
+  findInDir(dir: string, name: string): Promise<string | undefined> {
+    return this.#probe.find(dir, name)
+  }
+
+  findInDirSync(dir: string, name: string): string | undefined {
+    return this.#probe.findSync(dir, name)
+  }
+
+  /** `mkdir -p` memoized in this cache (on success only); `invalidate(dir)` forgets it. */
+  ensureDir(dir: string, options?: EnsureDirOptions): Promise<void> {
+    return this.#dirs.ensure(dir, options)
+  }
+
+  ensureDirSync(dir: string, options?: EnsureDirOptions): void {
+    this.#dirs.ensureSync(dir, options)
+  }
+
+  /**
+   * Forget what is known about `p` (with `deep`, its whole subtree) and every path whose realpath is
+   * `p`. Lookups in flight still answer their callers but store nothing, and later calls do not join
+   * them. Returns the number of entries dropped.
+   */
+  invalidate(p: string, options?: InvalidateOptions): number {
+    assertPath('path', p)
+    assertOptions('options', options)
+    const deep = options?.deep ?? false
+    if (typeof deep !== 'boolean') throw invalidArgument('options.deep', 'a boolean', deep)
+    this.#detachFlights()
+    const base = normalizeForMatch(toKey(p))
+    const dropped =
+      this.#store.invalidate(base, deep) +
+      this.#probe.invalidate(base, deep) +
+      this.#dirs.forget(base, { deep })
+    this.#invalidations += dropped
+    return dropped
+  }
+
+  /** Forget everything; in-flight lookups still answer their callers but store nothing. */
+  clear(): void {
+    this.#detachFlights()
+    this.#invalidations += this.#store.clear() + this.#probe.clear()
+    this.#dirs.clear()
+  }
+
+  stats(): PathCacheStats {
+    return {
+      hits: this.#hits + this.#probe.hits,
+      misses: this.#misses + this.#probe.misses,
+      inflightJoins: this.#joins,
+      evictions: this.#store.evictions + this.#probe.evictions,
+      invalidations: this.#invalidations,
+      size: this.#store.size,
+    }
+  }
+
+  [RESET_FOR_TEST](): void {
+    this.clear()
+    this.#hits = this.#misses = this.#joins = this.#invalidations = 0
+    this.#store.evictions = this.#probe.evictions = this.#probe.hits = this.#probe.misses = 0
+  }
+
+  #detachFlights(): void {
+    this.#epoch++
+    this.#flights.stat.clear()
+    this.#flights.lstat.clear()
+    this.#flights.realpath.clear()
+  }
+
+  #lookup<K extends Kind>(kind: K, p: string, run: () => Promise<ValueOf<K>>): Promise<ValueOf<K>> {
+    const key = toKey(p)
+    const hit = this.#store.get(kind, key)
+    if (hit !== undefined) {
+      this.#hits++
+      return Promise.resolve(hit)
+    }
+    const flights = this.#flights[kind] as Map<string, Flight<ValueOf<K>>>
+    const joined = flights.get(key)
+    if (joined !== undefined) {
+      this.#joins++
+      return joined.promise
+    }
+    this.#misses++
+    const epoch = this.#epoch
+    let started: Promise<ValueOf<K>>
+    try {
+      started = run()
+    } catch (err: unknown) {
+      // An injected or exotic fs may throw synchronously; callers still get a rejection, as with fs.promises.
+      started = Promise.reject(err instanceof Error ? err : new Error(String(err)))
+    }
+    const settle = (): void => {
+      if (flights.get(key) === flight) flights.delete(key)
+    }
+    const flight: Flight<ValueOf<K>> = {
+      promise: started.then(
+        (value) => {
+          settle()
+          if (epoch === this.#epoch) this.#store.set(kind, key, value)
+          return value
+        },
+        (err: unknown) => {
+          settle()
+          throw err
+        },
+      ),
+    }
+    flights.set(key, flight)
+    return flight.promise
+  }
+
+  #lookupSync<K extends Kind>(kind: K, p: string, run: () => ValueOf<K>): ValueOf<K> {
+    const key = toKey(p)
+    const hit = this.#store.get(kind, key)
+    if (hit !== undefined) {
+      this.#hits++
+      return hit
+    }
+    this.#misses++
+    const value = run()
+    this.#store.set(kind, key, value)
+    return value
+  }
+
+  /** The stat answer, or `undefined` for "missing" (never stored); other failures reject. */
+  #probeStat(p: string): Promise<SlimStat | undefined> {
+    return this.stat(p).then(
+      (st) => st,
+      (err: unknown) => {
+        if (isMissing(err)) return undefined
+        throw err
+      },
+    )
+  }
+
+  #probeStatSync(p: string): SlimStat | undefined {
+    assertPath('path', p)
+    const key = toKey(p)
+    const hit = this.#store.get('stat', key)
+    if (hit !== undefined) {
+      this.#hits++
+      return hit
+    }
+    this.#misses++
+    let st: FsStatsLike | undefined
+    try {
+      // throwIfNoEntry:false: a miss costs ~0.5 µs instead of ~4 µs for building a thrown error.
+      st = this.#fs.statSync(p, false)
+    } catch (err) {
+      if (isMissing(err)) return undefined
+      throw err
+    }
+    if (st === undefined) return undefined
+    const slim = toSlimStat(st)
+    this.#store.set('stat', key, slim)
+    return slim
+  }
+}
+
+/** Creates a {@link PathCache}; bad options throw a `TypeError` (`FsCacheArgumentError`) at the call. */
+export function createPathCache(options?: PathCacheOptions): PathCache {
+  return new PathCache(options)
+}
