@@ -16,3 +16,7 @@ export {
 export { inspectTailSync, type InspectTailOptions, type TailInspection } from './tail/inspect-tail.js'
 export { repairTornTail, type RepairTornTailOptions, type TornTailRepair } from './tail/repair-torn-tail.js'
 export { repairTornTailSync } from './tail/repair-torn-tail-sync.js'
+export { readSession, type ReadSessionOptions, type ReadSessionResult } from './read/read-session.js'
+export { streamRecords, type StreamRecordsOptions } from './read/stream-records.js'
+export { activeBranch, type ActiveBranch, type BranchGap } from './read/active-branch.js'
+export { PROBLEM_KINDS, type ProblemKind, type ReadProblem } from './read/problem.js'

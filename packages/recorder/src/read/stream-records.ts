@@ -1,0 +1,56 @@
+import type { SessionRecord } from '../record-format.js'
+import { lineBatches, type LineTail } from './line-batches.js'
+import { parseLine, tornTailProblem, type LineSink } from './parse-line.js'
+import type { ReadProblem } from './problem.js'
+
+export interface StreamRecordsOptions {
+  /**
+   * Called for every line-level problem (everything but `orphan`, `duplicate-uuid` and `cycle`, which
+   * need the whole file: use `readSession` for those). Problems are never thrown.
+   * @default undefined (problems are not reported)
+   */
+  readonly onProblem?: (problem: ReadProblem) => void
+  /** Stops the read between chunks; the iterator then throws the signal's reason. @default undefined */
+  readonly signal?: AbortSignal
+}
+
+/**
+ * Yields the valid records of a transcript in file order, reading it in chunks: memory stays flat however
+ * large the file is (one read chunk plus the longest line). Breaking out of the loop closes the file.
+ */
+export function streamRecords(
+  filePath: string,
+  options: StreamRecordsOptions = {},
+): AsyncGenerator<SessionRecord, void, undefined> {
+  // Validated here, not inside the generator, so misuse throws at the call rather than at the first next().
+  const onProblem = checkOnProblem(options?.onProblem)
+  return generate(filePath, onProblem, options?.signal)
+}
+
+async function* generate(
+  filePath: string,
+  onProblem: (problem: ReadProblem) => void,
+  signal: AbortSignal | undefined,
+): AsyncGenerator<SessionRecord, void, undefined> {
+  const collected: SessionRecord[] = []
+  const sink: LineSink = {
+    record: (record) => collected.push(record),
+    problem: onProblem,
+  }
+  let tail: LineTail | undefined
+  for await (const batch of lineBatches(filePath, (found) => (tail = found), signal)) {
+    const { lines, firstLine } = batch
+    for (let i = 0; i < lines.length; i++) parseLine(lines[i]!, firstLine + i, sink)
+    for (const record of collected) yield record
+    collected.length = 0
+  }
+  if (tail !== undefined && tail.text.trim().length > 0) onProblem(tornTailProblem(tail.text, tail.line))
+}
+
+function checkOnProblem(given: unknown): (problem: ReadProblem) => void {
+  if (given === undefined) return () => {}
+  if (typeof given !== 'function') {
+    throw new TypeError(`Expected \`onProblem\` to be a function, got \`${String(given)}\` (${typeof given})`)
+  }
+  return given as (problem: ReadProblem) => void
+}

@@ -1,0 +1,62 @@
+import { writeFile } from 'node:fs/promises'
+import path from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { readSession } from '../src/index.js'
+import { makeRecord, toJsonl, withTempDir } from './helpers/records.js'
+
+async function read(records: unknown[]) {
+  return withTempDir(async (dir) => {
+    const file = path.join(dir, 's1.jsonl')
+    await writeFile(file, toJsonl(records))
+    return readSession(file)
+  })
+}
+
+describe('links that the whole file reveals as broken are reported, and the records kept', () => {
+  it('reports an orphan: a parent that was never written', async () => {
+    const { records, problems } = await read([
+      makeRecord(0, null),
+      makeRecord(1, 'never-written'),
+      makeRecord(2, 'u1'),
+    ])
+    expect(records).toHaveLength(3)
+    expect(problems).toEqual([
+      { line: 2, kind: 'orphan', detail: 'parent "never-written" of record "u1" is not in the file' },
+    ])
+  })
+
+  it('reports a reused uuid at the later line and keeps both records', async () => {
+    const { records, problems } = await read([makeRecord(0, null), makeRecord(1, 'u0'), makeRecord(1, 'u0')])
+    expect(records).toHaveLength(3)
+    expect(problems).toMatchObject([{ line: 3, kind: 'duplicate-uuid' }])
+    expect(problems[0]!.detail).toContain('line 2')
+  })
+
+  it('reports a parent cycle once, at its first line', async () => {
+    const { records, problems } = await read([
+      makeRecord(0, null),
+      makeRecord(1, 'u3'),
+      makeRecord(2, 'u1'),
+      makeRecord(3, 'u2'),
+      makeRecord(4, 'u3'),
+    ])
+    expect(records).toHaveLength(5)
+    expect(problems).toMatchObject([{ line: 2, kind: 'cycle' }])
+    expect(problems[0]!.detail).toContain('"u1" → "u3" → "u2" → "u1"')
+  })
+
+  it('reports a record that is its own parent as a cycle', async () => {
+    const { problems } = await read([makeRecord(0, 'u0')])
+    expect(problems.map((p) => p.kind)).toEqual(['cycle'])
+  })
+
+  it('reports nothing for branches that share a parent (a fork is not damage)', async () => {
+    const { problems } = await read([
+      makeRecord(0, null),
+      makeRecord(1, 'u0'),
+      makeRecord(2, 'u0'),
+      makeRecord(3, null),
+    ])
+    expect(problems).toEqual([])
+  })
+})

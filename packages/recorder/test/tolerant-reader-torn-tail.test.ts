@@ -1,0 +1,37 @@
+import { writeFile } from 'node:fs/promises'
+import path from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { readSession } from '../src/index.js'
+import { makeChain, makeRecord, toJsonl, withTempDir } from './helpers/records.js'
+
+describe('a last line without a newline is a torn tail, never a record', () => {
+  it.for([
+    { name: 'half a record', tail: '{"uuid":"3f1c","parentUuid":"u1","type":"assis', nul: false },
+    {
+      name: 'a complete record whose newline never made it',
+      tail: JSON.stringify(makeRecord(2, 'u1')),
+      nul: false,
+    },
+    { name: 'a NUL run', tail: '\0'.repeat(4096), nul: true },
+  ])('$name', async ({ tail, nul }) => {
+    await withTempDir(async (dir) => {
+      const file = path.join(dir, 's1.jsonl')
+      await writeFile(file, toJsonl(makeChain(2)) + tail)
+      const { records, problems, lastUuid } = await readSession(file)
+      expect(records.map((r) => r.uuid)).toEqual(['u0', 'u1'])
+      expect(lastUuid).toBe('u1')
+      expect(problems).toHaveLength(1)
+      expect(problems[0]).toMatchObject({ line: 3, kind: 'torn-tail' })
+      expect(problems[0]!.detail).toContain(`${Buffer.byteLength(tail)} `)
+      expect(problems[0]!.detail.includes('NUL')).toBe(nul)
+    })
+  })
+
+  it('reports nothing for an empty file', async () => {
+    await withTempDir(async (dir) => {
+      const file = path.join(dir, 's1.jsonl')
+      await writeFile(file, '')
+      expect(await readSession(file)).toEqual({ records: [], lines: [], problems: [], lastUuid: null })
+    })
+  })
+})
