@@ -16,3 +16,17 @@ export type ShutdownSignal = keyof typeof SIGNAL_NUMBERS
 export function exitCodeForSignal(signal: ShutdownSignal): number {
   return 128 + SIGNAL_NUMBERS[signal]
 }
+
+/** `true` when `name` is one of the signals this package can handle. */
+export function isShutdownSignal(name: unknown): name is ShutdownSignal {
+  return typeof name === 'string' && Object.hasOwn(SIGNAL_NUMBERS, name)
+}
+
+/** Node's own exit code for an uncaught exception; a fatal-error shutdown uses the same. */
+export const EXIT_CODE_FATAL = 1
+
+/**
+ * 128 + SIGPIPE (13): what a shell reports for a writer killed by a closed pipe. Offered as the
+ * alternative to 0 for an EPIPE ending (`guardEpipe(stream, { exitCode: EXIT_CODE_SIGPIPE })`).
+ */
+export const EXIT_CODE_SIGPIPE = 141

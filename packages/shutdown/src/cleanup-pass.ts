@@ -1,0 +1,125 @@
+import { armTimer, type Clock } from './clock.js'
+import { CleanupTimeoutError, ShutdownDeadlineError, type ShutdownError } from './errors.js'
+import type { ShutdownReason } from './reason.js'
+import type { CleanupEntry, CleanupRegistry } from './registry.js'
+import type { CleanupOutcome, CleanupStatus } from './report.js'
+
+export interface PassResult {
+  readonly reason: ShutdownReason
+  readonly durationMs: number
+  readonly cleanups: readonly CleanupOutcome[]
+  readonly deadlineExceeded: boolean
+}
+
+export interface PassOptions {
+  readonly registry: CleanupRegistry
+  readonly clock: Clock
+  readonly reason: ShutdownReason
+  /** Wall-clock bound of the whole pass. */
+  readonly timeoutMs: number
+  readonly defaultCleanupTimeoutMs: number
+}
+
+/**
+ * One run over the registry: cleanups one at a time (phase by phase, last-registered first), each under
+ * its own timeout, all under the pass deadline. Cleanups registered while it runs are picked up.
+ * `done` never rejects.
+ */
+export class CleanupPass {
+  readonly done: Promise<PassResult>
+  readonly #options: PassOptions
+  readonly #outcomes: CleanupOutcome[] = []
+  #startedAt = 0
+  #deadlineExceeded = false
+  // Set once the pass must stop starting cleanups (deadline passed or exit forced).
+  #stopped: ShutdownError | undefined
+  // Gives up on the cleanup in flight, so a deadline or a forced exit does not wait for it.
+  #giveUpCurrent: ((error: ShutdownError) => void) | undefined
+
+  constructor(options: PassOptions) {
+    this.#options = options
+    this.done = this.#run()
+  }
+
+  /** Stops the pass now: the running cleanup is abandoned with `error`, the rest never start. */
+  stop(error: ShutdownError): PassResult {
+    if (this.#stopped === undefined) {
+      this.#stopped = error
+      this.#giveUpCurrent?.(error)
+    }
+    return this.#result()
+  }
+
+  async #run(): Promise<PassResult> {
+    const { clock, registry, timeoutMs } = this.#options
+    this.#startedAt = clock.now()
+    // Armed before the first cleanup is called: no user code can delay the bound.
+    const disarm = armTimer(clock, timeoutMs, () => {
+      this.#deadlineExceeded = true
+      this.stop(new ShutdownDeadlineError(timeoutMs))
+    })
+    try {
+      while (this.#stopped === undefined) {
+        const entry = registry.takeNext()
+        if (!entry) break
+        await this.#runOne(entry)
+      }
+    } finally {
+      disarm()
+    }
+    return this.#result()
+  }
+
+  #runOne(entry: CleanupEntry): Promise<void> {
+    const { clock, reason, timeoutMs, defaultCleanupTimeoutMs } = this.#options
+    const ownTimeoutMs = entry.timeoutMs ?? defaultCleanupTimeoutMs
+    const startedAt = clock.now()
+    const remainingMs = Math.max(0, timeoutMs - (startedAt - this.#startedAt))
+    const controller = new AbortController()
+
+    return new Promise<void>((resolve) => {
+      let finished = false
+      const finish = (status: CleanupStatus, error?: unknown, hasError = false): void => {
+        if (finished) return
+        finished = true
+        disarm()
+        this.#giveUpCurrent = undefined
+        entry.state = status === 'ok' || status === 'failed' ? 'settled' : 'abandoned'
+        // Abort after recording, so a cleanup reacting synchronously to the abort cannot reorder outcomes.
+        this.#outcomes.push({
+          name: entry.name,
+          phase: entry.phase,
+          status,
+          durationMs: clock.now() - startedAt,
+          ...(hasError ? { error } : {}),
+        })
+        if (status === 'timed-out') controller.abort(error)
+        resolve()
+      }
+      this.#giveUpCurrent = (error) => finish('timed-out', error, true)
+      // Armed before the cleanup is called (it is called a microtask later, below).
+      const disarm = armTimer(clock, ownTimeoutMs, () =>
+        finish('timed-out', new CleanupTimeoutError(entry.name, ownTimeoutMs), true),
+      )
+      // Promise.resolve().then(...) turns a synchronous throw into a rejection, so it cannot stop the pass.
+      Promise.resolve()
+        .then(() => entry.fn({ signal: controller.signal, reason, timeoutMs: Math.min(ownTimeoutMs, remainingMs) }))
+        .then(
+          () => finish('ok'),
+          (error: unknown) => finish('failed', error, true),
+        )
+    })
+  }
+
+  #result(): PassResult {
+    const notStarted: CleanupOutcome[] = this.#options.registry
+      .pendingInRunOrder()
+      .map((entry) => ({ name: entry.name, phase: entry.phase, status: 'not-started', durationMs: 0 }))
+    return {
+      reason: this.#options.reason,
+      durationMs: this.#options.clock.now() - this.#startedAt,
+      cleanups: [...this.#outcomes, ...notStarted],
+      deadlineExceeded: this.#deadlineExceeded,
+    }
+  }
+}

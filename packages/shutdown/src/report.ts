@@ -1,0 +1,47 @@
+import type { CleanupPhase } from './options.js'
+import type { ShutdownReason } from './reason.js'
+
+/**
+ * `ok`: settled. `failed`: threw or rejected. `timed-out`: still running when its own timeout, the
+ * deadline or a forced exit came. `not-started`: the deadline (or a forced exit) came first.
+ */
+export type CleanupStatus = 'ok' | 'failed' | 'timed-out' | 'not-started'
+
+export interface CleanupOutcome {
+  readonly name: string
+  readonly phase: CleanupPhase
+  readonly status: CleanupStatus
+  /** Milliseconds from its start until it settled or was given up on; 0 when not started. */
+  readonly durationMs: number
+  /** What it threw, or the `ShutdownError` it was given up with (`code` says why). */
+  readonly error?: unknown
+}
+
+/** The record of one cleanup pass. Plain data: safe to `JSON.stringify` (errors aside) or `formatReport`. */
+export interface ShutdownReport {
+  /** What started the pass. */
+  readonly reason: ShutdownReason
+  /** The code the process exits with; `null` for a `runExitCleanup()` pass with no exit. */
+  readonly exitCode: number | null
+  /** Milliseconds the cleanup pass took (the drain is not included). */
+  readonly durationMs: number
+  /** One entry per cleanup, in the order they ran (then the ones that never started). */
+  readonly cleanups: readonly CleanupOutcome[]
+  /** Every other shutdown request that arrived after the first, in arrival order. */
+  readonly laterReasons: readonly ShutdownReason[]
+  /** `true` when the overall deadline passed before every cleanup settled. */
+  readonly deadlineExceeded: boolean
+  /** `true` when a second signal forced the exit before the pass ended. */
+  readonly forced: boolean
+}
+
+/** `true` when the report has anything a user should see: a cleanup not `ok`, a forced exit, another reason. */
+export function reportHasProblems(report: ShutdownReport): boolean {
+  return (
+    report.forced ||
+    report.deadlineExceeded ||
+    report.laterReasons.length > 0 ||
+    report.reason.type === 'fatal' ||
+    report.cleanups.some((c) => c.status !== 'ok')
+  )
+}
