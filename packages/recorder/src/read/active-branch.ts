@@ -1,5 +1,6 @@
 import type { SessionRecord } from '../record-format.js'
 import { indexByUuid } from './check-links.js'
+import { describeValue } from './describe-value.js'
 
 /** Where the walk from the leaf had to stop before reaching a root. */
 export interface BranchGap {
@@ -27,7 +28,9 @@ export interface ActiveBranch {
 export function activeBranch(records: readonly SessionRecord[], leafUuid?: string): ActiveBranch {
   const given: unknown = records
   if (!Array.isArray(given)) {
-    throw new TypeError(`Expected \`records\` to be an array, got \`${String(given)}\` (${typeof given})`)
+    throw new TypeError(
+      `Expected \`records\` to be an array, got \`${describeValue(given)}\` (${typeof given})`,
+    )
   }
   const index = indexByUuid(records)
   let leaf: SessionRecord | undefined
@@ -36,7 +39,7 @@ export function activeBranch(records: readonly SessionRecord[], leafUuid?: strin
     const at = typeof leafUuid === 'string' ? index.get(leafUuid) : undefined
     if (at === undefined) {
       throw new TypeError(
-        `Expected \`leafUuid\` to be the uuid of one of the records, got \`${String(leafUuid)}\` (${typeof leafUuid})`,
+        `Expected \`leafUuid\` to be the uuid of one of the records, got \`${describeValue(leafUuid)}\` (${typeof leafUuid})`,
       )
     }
     leaf = records[at]

@@ -2,6 +2,7 @@ import type { SessionRecord } from '../record-format.js'
 import { lineBatches, type LineTail } from './line-batches.js'
 import { parseLine, tornTailProblem, type LineSink } from './parse-line.js'
 import type { ReadProblem } from './problem.js'
+import { describeValue } from './describe-value.js'
 
 export interface StreamRecordsOptions {
   /**
@@ -50,7 +51,9 @@ async function* generate(
 function checkOnProblem(given: unknown): (problem: ReadProblem) => void {
   if (given === undefined) return () => {}
   if (typeof given !== 'function') {
-    throw new TypeError(`Expected \`onProblem\` to be a function, got \`${String(given)}\` (${typeof given})`)
+    throw new TypeError(
+      `Expected \`onProblem\` to be a function, got \`${describeValue(given)}\` (${typeof given})`,
+    )
   }
   return given as (problem: ReadProblem) => void
 }

@@ -2,6 +2,7 @@ import { constants } from 'node:fs'
 import { open, type FileHandle } from 'node:fs/promises'
 import path from 'node:path'
 import { QUARANTINE_NAME_ATTEMPTS, quarantinePathFor } from './quarantine-name.js'
+import { describeValue } from '../read/describe-value.js'
 
 export interface RepairTornTailOptions {
   /** Bytes to keep (from {@link inspectTailSync}); everything after moves to the quarantine file. */
@@ -47,7 +48,7 @@ export function checkValidLength(options: RepairTornTailOptions): number {
   const validLength: unknown = options?.validLength
   if (!(typeof validLength === 'number' && Number.isSafeInteger(validLength) && validLength >= 0)) {
     throw new TypeError(
-      `Expected \`validLength\` to be a non-negative integer, got \`${String(validLength)}\` (${typeof validLength})`,
+      `Expected \`validLength\` to be a non-negative integer, got \`${describeValue(validLength)}\` (${typeof validLength})`,
     )
   }
   return validLength
