@@ -3,5 +3,5 @@ export function describeValue(value: unknown): string {
   if (value === null) return 'null'
   if (typeof value === 'object') return Array.isArray(value) ? 'array' : 'object'
   if (typeof value === 'function') return 'function'
-  return String(value as string | number | boolean | bigint | symbol | undefined)
+  return String(value)
 }
