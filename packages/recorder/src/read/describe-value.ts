@@ -1,7 +1,18 @@
 /** A value as the validation message template shows it: `got \`${describeValue(v)}\` (${typeof v})`. */
 export function describeValue(value: unknown): string {
-  if (value === null) return 'null'
-  if (typeof value === 'object') return Array.isArray(value) ? 'array' : 'object'
-  if (typeof value === 'function') return 'function'
-  return String(value)
+  switch (typeof value) {
+    case 'string':
+      return value
+    case 'number':
+    case 'boolean':
+    case 'bigint':
+    case 'undefined':
+      return String(value)
+    case 'symbol':
+      return value.toString()
+    case 'function':
+      return 'function'
+    default:
+      return value === null ? 'null' : Array.isArray(value) ? 'array' : 'object'
+  }
 }
