@@ -20,3 +20,4 @@ export { readSession, type ReadSessionOptions, type ReadSessionResult } from './
 export { streamRecords, type StreamRecordsOptions } from './read/stream-records.js'
 export { activeBranch, type ActiveBranch, type BranchGap } from './read/active-branch.js'
 export { PROBLEM_KINDS, type ProblemKind, type ReadProblem } from './read/problem.js'
+export { listSessions, type ListSessionsOptions, type SessionSummary } from './read/list-sessions.js'
