@@ -50,8 +50,13 @@ export class DirProbe {
     return this.#memo.size
   }
 
-  async find(dir: string, name: string): Promise<string | undefined> {
+  /** Validates synchronously (misuse throws at the call), then probes. */
+  find(dir: string, name: string): Promise<string | undefined> {
     const { memoKey, file } = parse(dir, name)
+    return this.#find(dir, memoKey, file)
+  }
+
+  async #find(dir: string, memoKey: string, file: string): Promise<string | undefined> {
     const epoch = this.#epoch
     let dirStat: FsStatsLike
     try {
@@ -112,7 +117,9 @@ export class DirProbe {
   }
 
   #remember(memoKey: string, dir: string, file: string, dirStat: FsStatsLike, found: boolean): void {
-    if (Date.now() - Math.max(dirStat.mtimeMs, dirStat.ctimeMs) < RACY_WINDOW_MS) {
+    // mtime, not ctime: entry changes set both, and ctime also moves on chmod/utimes, which would make
+    // a directory whose mtime was set back look racy for ever after.
+    if (Date.now() - dirStat.mtimeMs < RACY_WINDOW_MS) {
       this.#memo.delete(memoKey)
       return
     }

@@ -135,9 +135,13 @@ export class PathCache implements Resettable {
    * that points outside gives false. A `target` that does not exist yet is judged by the realpath of
    * its nearest existing ancestor, and that derived answer is never stored. `root` must exist.
    */
-  async isPathWithin(root: string, target: string): Promise<boolean> {
+  isPathWithin(root: string, target: string): Promise<boolean> {
     assertPath('root', root)
     assertPath('target', target)
+    return this.#isPathWithin(root, target)
+  }
+
+  async #isPathWithin(root: string, target: string): Promise<boolean> {
     const realRoot = await this.realpath(root)
     return contains(realRoot, await resolveForBoundary(target, (p) => this.realpath(p)))
   }

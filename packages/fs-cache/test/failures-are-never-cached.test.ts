@@ -10,11 +10,11 @@ type Cache = ReturnType<typeof createPathCache>
 /** Every lookup that can fail, in both modes, as "call it and give me the error". */
 const failing: [string, (c: Cache, p: string) => Promise<unknown>][] = [
   ['stat', (c, p) => c.stat(p)],
-  ['statSync', async (c, p) => c.statSync(p)],
+  ['statSync', (c, p) => new Promise((resolve) => resolve(c.statSync(p)))],
   ['lstat', (c, p) => c.lstat(p)],
-  ['lstatSync', async (c, p) => c.lstatSync(p)],
+  ['lstatSync', (c, p) => new Promise((resolve) => resolve(c.lstatSync(p)))],
   ['realpath', (c, p) => c.realpath(p)],
-  ['realpathSync', async (c, p) => c.realpathSync(p)],
+  ['realpathSync', (c, p) => new Promise((resolve) => resolve(c.realpathSync(p)))],
 ]
 
 async function errorOf(run: () => Promise<unknown>): Promise<NodeJS.ErrnoException> {
