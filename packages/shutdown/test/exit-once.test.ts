@@ -1,0 +1,112 @@
+// The process exits exactly once: the first exit reason owns the exit code, every later one is recorded
+// in the report, a second gracefulExit() gets the same promise, and process.exitCode is set before any
+// asynchronous work so even a natural end of the event loop exits with the right code.
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { createShutdown } from '../src/index.js'
+import { fakes } from './helpers/fake-process.js'
+import { readLines, spawnFixture, withTempDir } from './helpers/spawn-fixture.js'
+
+const quiet = { onReport: () => {} }
+
+describe('exit once', () => {
+  it('a second gracefulExit() returns the same promise; cleanups run and exit is called once', async () => {
+    const parts = fakes()
+    const shutdown = createShutdown({ ...parts, ...quiet })
+    let runs = 0
+    shutdown.registerCleanup(() => void runs++)
+    const first = shutdown.gracefulExit(0)
+    const second = shutdown.gracefulExit(0)
+    expect(second).toBe(first)
+    await first
+    expect(runs).toBe(1)
+    expect(parts.process.exits).toEqual([0])
+  })
+
+  it('sets process.exitCode synchronously, before any cleanup has started', async () => {
+    const parts = fakes()
+    const shutdown = createShutdown({ ...parts, ...quiet })
+    const ran: string[] = []
+    shutdown.registerCleanup(() => void ran.push('cleanup'))
+    const exiting = shutdown.gracefulExit(3)
+    expect(parts.process.exitCode).toBe(3)
+    expect(ran).toEqual([])
+    await exiting
+    expect(ran).toEqual(['cleanup'])
+  })
+
+  it('the first reason owns the exit code; later reasons are recorded in order', async () => {
+    const parts = fakes()
+    const shutdown = createShutdown({ ...parts, ...quiet })
+    shutdown.registerCleanup(() => new Promise((resolve) => setTimeout(resolve, 30)))
+    const exiting = shutdown.gracefulExit(0)
+    shutdown.triggerShutdown('SIGTERM')
+    void shutdown.gracefulExit(2)
+    const report = await exiting
+    expect(parts.process.exits).toEqual([0])
+    expect(report.reason).toEqual({ type: 'exit', code: 0 })
+    expect(report.exitCode).toBe(0)
+    expect(report.laterReasons).toEqual([
+      { type: 'signal', signal: 'SIGTERM' },
+      { type: 'exit', code: 2 },
+    ])
+  })
+
+  it('a signal first: a later gracefulExit(1) keeps 130', async () => {
+    const parts = fakes()
+    const shutdown = createShutdown({ ...parts, ...quiet })
+    shutdown.triggerShutdown('SIGINT')
+    const report = await shutdown.gracefulExit(1)
+    expect(parts.process.exits).toEqual([130])
+    expect(report.exitCode).toBe(130)
+    expect(report.laterReasons).toEqual([{ type: 'exit', code: 1 }])
+  })
+
+  it('runExitCleanup() then gracefulExit(): the cleanups still run once, the exit uses gracefulExit’s code', async () => {
+    const parts = fakes()
+    const shutdown = createShutdown({ ...parts, ...quiet })
+    let runs = 0
+    shutdown.registerCleanup(() => void runs++)
+    const ran = await shutdown.runExitCleanup()
+    expect(ran.exitCode).toBeNull()
+    expect(ran.reason).toEqual({ type: 'run' })
+    const exited = await shutdown.gracefulExit(4)
+    expect(runs).toBe(1)
+    expect(parts.process.exits).toEqual([4])
+    expect(exited.exitCode).toBe(4)
+  })
+
+  it('a forced exit racing the graceful path still calls exit once', async () => {
+    const parts = fakes()
+    const shutdown = createShutdown({ ...parts, ...quiet })
+    shutdown.registerCleanup(() => new Promise(() => {}), { timeoutMs: 60_000 })
+    shutdown.installSignalHandlers()
+    parts.process.emit('SIGINT', 'SIGINT')
+    const exiting = shutdown.gracefulExit(0)
+    await new Promise((resolve) => setTimeout(resolve, 250))
+    parts.process.emit('SIGINT', 'SIGINT')
+    expect(parts.process.exits).toEqual([130])
+    const report = await exiting
+    expect(report.exitCode).toBe(130)
+    expect(parts.process.exits).toEqual([130])
+  })
+})
+
+describe('in a real process whose event loop drains during cleanup', () => {
+  it('exits with the requested code, and the sync variant of the unfinished cleanup runs', async () => {
+    await withTempDir(async (dir) => {
+      const marker = join(dir, 'marker')
+      const fixture = spawnFixture('agent.ts', {
+        env: {
+          FIXTURE_MARKER: marker,
+          FIXTURE_ACTION: 'exit',
+          FIXTURE_EXIT_CODE: '5',
+          // Awaits a promise nothing will ever resolve, with nothing else keeping the loop alive.
+          FIXTURE_CLEANUPS: JSON.stringify([{ name: 'orphan', kind: 'hang', sync: true }]),
+        },
+      })
+      expect(await fixture.exit).toEqual({ code: 5, signal: null })
+      expect(await readLines(marker)).toEqual(['orphan:start', 'orphan:sync'])
+    })
+  })
+})

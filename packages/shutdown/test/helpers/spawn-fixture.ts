@@ -1,0 +1,97 @@
+import { spawn, type ChildProcess, type StdioOptions } from 'node:child_process'
+import { mkdtemp, readFile, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { onTestFinished } from 'vitest'
+
+/** The package directory: fixtures run with it as cwd so `tsx` and the package resolve. */
+export const packageDir = join(dirname(fileURLToPath(import.meta.url)), '..', '..')
+
+/** `node` arguments that run a `.ts` fixture from `test/fixtures/` against the live sources. */
+export function fixtureArgs(name: string): string[] {
+  return ['--conditions=@sessiontape/source', '--import', 'tsx', join(packageDir, 'test', 'fixtures', name)]
+}
+
+export interface Exit {
+  readonly code: number | null
+  readonly signal: NodeJS.Signals | null
+}
+
+export interface RunningFixture {
+  readonly child: ChildProcess
+  /** Resolves once the fixture wrote `ready` on stderr: it is safe to signal it from then on. */
+  readonly ready: Promise<void>
+  readonly exit: Promise<Exit>
+  stdout(): string
+  stderr(): string
+}
+
+export interface SpawnOptions {
+  readonly env?: Record<string, string>
+  readonly stdio?: StdioOptions
+  /** Leave stdout unread (paused) until the caller reads it. */
+  readonly pauseStdout?: boolean
+}
+
+/** Spawns a fixture; its stdout/stderr are collected unless paused. */
+export function spawnFixture(name: string, options: SpawnOptions = {}): RunningFixture {
+  const child = spawn(process.execPath, fixtureArgs(name), {
+    cwd: packageDir,
+    env: { ...process.env, ...options.env },
+    stdio: options.stdio ?? ['ignore', 'pipe', 'pipe'],
+  })
+  // A failed assertion must not leave a fixture running.
+  onTestFinished(() => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL')
+  })
+  let out = ''
+  let err = ''
+  if (!options.pauseStdout) child.stdout?.setEncoding('utf8').on('data', (chunk: string) => (out += chunk))
+  const ready = new Promise<void>((resolve, reject) => {
+    child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
+      err += chunk
+      if (/^ready$/m.test(err)) resolve()
+    })
+    child.once('exit', () => reject(new Error(`fixture ${name} exited before ready; stderr:\n${err}`)))
+  })
+  // The exit promise is what tests assert on; a rejected `ready` is only awaited by tests that need it.
+  ready.catch(() => {})
+  const exit = new Promise<Exit>((resolve) => child.once('close', (code, signal) => resolve({ code, signal })))
+  return { child, ready, exit, stdout: () => out, stderr: () => err }
+}
+
+/** A temp dir for one test's marker and report files. */
+export async function withTempDir<T>(fn: (dir: string) => Promise<T>): Promise<T> {
+  const dir = await mkdtemp(join(tmpdir(), 'sessiontape-shutdown-'))
+  try {
+    return await fn(dir)
+  } finally {
+    await rm(dir, { recursive: true, force: true })
+  }
+}
+
+/** Lines of a marker file the fixture appended to (`[]` when it was never written). */
+export async function readLines(path: string): Promise<string[]> {
+  try {
+    return (await readFile(path, 'utf8')).split('\n').filter(Boolean)
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return []
+    throw error
+  }
+}
+
+/** The JSON report a fixture wrote from its onReport hook. */
+export interface ReportJson {
+  reason: { type: string; signal?: string; code?: number; stream?: string; origin?: string }
+  exitCode: number | null
+  durationMs: number
+  cleanups: Array<{ name: string; status: string; durationMs: number; error?: { code?: string; message?: string } }>
+  laterReasons: Array<{ type: string; signal?: string; origin?: string }>
+  deadlineExceeded: boolean
+  forced: boolean
+}
+
+export async function readReport(path: string): Promise<ReportJson> {
+  return JSON.parse(await readFile(path, 'utf8')) as ReportJson
+}

@@ -1,0 +1,133 @@
+// A cleanup that never settles cannot hold the exit: its own timeout moves on to the next cleanup, the
+// overall deadline ends the pass, and the report names what hung and what never started.
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { createShutdown, type CleanupContext } from '../src/index.js'
+import { fakes } from './helpers/fake-process.js'
+import { readLines, readReport, spawnFixture, withTempDir } from './helpers/spawn-fixture.js'
+
+describe('in a real process kept alive by an open handle', () => {
+  it('a never-settling cleanup with the default bounds: its 2 s timeout passes, the next one runs, exit 0', async () => {
+    await withTempDir(async (dir) => {
+      const marker = join(dir, 'marker')
+      const report = join(dir, 'report.json')
+      const fixture = spawnFixture('agent.ts', {
+        env: {
+          FIXTURE_MARKER: marker,
+          FIXTURE_REPORT: report,
+          FIXTURE_ACTION: 'exit',
+          FIXTURE_KEEPALIVE: '1',
+          FIXTURE_CLEANUPS: JSON.stringify([
+            { name: 'transcript', kind: 'ok', phase: 'last' },
+            { name: 'stuck', kind: 'hang-abortable' },
+          ]),
+        },
+      })
+      await fixture.ready
+      const started = Date.now()
+      expect(await fixture.exit).toEqual({ code: 0, signal: null })
+      expect(Date.now() - started).toBeLessThan(2000 + 2000)
+      expect(await readLines(marker)).toEqual([
+        'stuck:start',
+        'stuck:aborted:ERR_CLEANUP_TIMEOUT',
+        'transcript:start',
+        'transcript:done',
+      ])
+      const json = await readReport(report)
+      expect(json.cleanups).toMatchObject([
+        { name: 'stuck', status: 'timed-out', error: { code: 'ERR_CLEANUP_TIMEOUT' } },
+        { name: 'transcript', status: 'ok' },
+      ])
+      expect(json.deadlineExceeded).toBe(false)
+    })
+  })
+
+  it('cleanups longer than the overall bound: the process still exits within bound + 2 s', async () => {
+    await withTempDir(async (dir) => {
+      const marker = join(dir, 'marker')
+      const report = join(dir, 'report.json')
+      const boundMs = 1500
+      const fixture = spawnFixture('agent.ts', {
+        env: {
+          FIXTURE_MARKER: marker,
+          FIXTURE_REPORT: report,
+          FIXTURE_ACTION: 'exit',
+          FIXTURE_EXIT_CODE: '7',
+          FIXTURE_KEEPALIVE: '1',
+          FIXTURE_OPTIONS: JSON.stringify({ timeoutMs: boundMs, cleanupTimeoutMs: 60_000 }),
+          FIXTURE_CLEANUPS: JSON.stringify([
+            { name: 'transcript', kind: 'ok', phase: 'last', sync: true },
+            { name: 'stuck', kind: 'hang' },
+          ]),
+        },
+      })
+      await fixture.ready
+      const started = Date.now()
+      expect(await fixture.exit).toEqual({ code: 7, signal: null })
+      expect(Date.now() - started).toBeLessThan(boundMs + 2000)
+      // The transcript's async flush never started, so its sync variant ran on 'exit'.
+      expect(await readLines(marker)).toEqual(['stuck:start', 'transcript:sync'])
+      const json = await readReport(report)
+      expect(json.deadlineExceeded).toBe(true)
+      expect(json.cleanups).toMatchObject([
+        { name: 'stuck', status: 'timed-out', error: { code: 'ERR_SHUTDOWN_DEADLINE' } },
+        { name: 'transcript', status: 'not-started', durationMs: 0 },
+      ])
+    })
+  })
+})
+
+describe('in-process, with injected process and streams', () => {
+  it("aborts the cleanup's AbortSignal at its own timeout, with a CleanupTimeoutError", async () => {
+    const shutdown = createShutdown(fakes())
+    let seen: CleanupContext | undefined
+    shutdown.registerCleanup(
+      (context) => {
+        seen = context
+        return new Promise(() => {})
+      },
+      { name: 'socket', timeoutMs: 50 },
+    )
+    const report = await shutdown.runExitCleanup({ timeoutMs: 5000 })
+    expect(seen?.timeoutMs).toBe(50)
+    expect(seen?.signal.aborted).toBe(true)
+    expect(seen?.signal.reason).toMatchObject({ name: 'CleanupTimeoutError', code: 'ERR_CLEANUP_TIMEOUT', timeoutMs: 50 })
+    expect(report.cleanups).toMatchObject([{ name: 'socket', status: 'timed-out' }])
+    expect(report.cleanups[0]?.error).toBe(seen?.signal.reason)
+  })
+
+  it('caps a cleanup by the overall deadline when that is nearer, and names every cleanup left behind', async () => {
+    const shutdown = createShutdown(fakes())
+    const contexts: CleanupContext[] = []
+    for (const name of ['c', 'b', 'a']) {
+      shutdown.registerCleanup(
+        (context) => {
+          contexts.push(context)
+          return new Promise(() => {})
+        },
+        { name, timeoutMs: 60_000 },
+      )
+    }
+    const report = await shutdown.runExitCleanup({ timeoutMs: 100 })
+    expect(contexts).toHaveLength(1)
+    expect(contexts[0]?.timeoutMs).toBeLessThanOrEqual(100)
+    expect(contexts[0]?.signal.reason).toMatchObject({ code: 'ERR_SHUTDOWN_DEADLINE' })
+    expect(report.deadlineExceeded).toBe(true)
+    expect(report.cleanups.map((c) => [c.name, c.status])).toEqual([
+      ['a', 'timed-out'],
+      ['b', 'not-started'],
+      ['c', 'not-started'],
+    ])
+  })
+
+  it('a well-behaved cleanup never sees its signal aborted', async () => {
+    const shutdown = createShutdown(fakes())
+    let signal: AbortSignal | undefined
+    shutdown.registerCleanup((context) => {
+      signal = context.signal
+    })
+    const report = await shutdown.runExitCleanup()
+    expect(signal?.aborted).toBe(false)
+    expect(report.cleanups.map((c) => c.status)).toEqual(['ok'])
+  })
+})

@@ -1,0 +1,43 @@
+// Writes to a pipe are asynchronous on POSIX and process.exit() drops what is still queued. gracefulExit
+// drains stdout before exiting — bounded, so a reader that never reads cannot hold the exit.
+import { setTimeout as sleep } from 'node:timers/promises'
+import { describe, expect, it } from 'vitest'
+import { spawnFixture } from './helpers/spawn-fixture.js'
+
+async function readAfterPause(env: Record<string, string>, pauseMs: number) {
+  const fixture = spawnFixture('many-lines.ts', { env, pauseStdout: true })
+  const stdout = fixture.child.stdout
+  if (!stdout) throw new Error('no stdout pipe')
+  // Nobody reads for a while: the pipe fills and the child's writes queue up behind it.
+  await sleep(pauseMs)
+  let text = ''
+  stdout.setEncoding('utf8').on('data', (chunk: string) => (text += chunk))
+  const exit = await fixture.exit
+  return { exit, lines: text.split('\n').filter(Boolean) }
+}
+
+describe.skipIf(process.platform === 'win32')('10 000 lines written to a paused reader', () => {
+  it('all arrive before the exit', async () => {
+    const { exit, lines } = await readAfterPause({}, 300)
+    expect(exit).toEqual({ code: 0, signal: null })
+    expect(lines).toHaveLength(10_000)
+    expect(lines.at(-1)).toMatch(/^9999 x+$/)
+  })
+
+  it('control: process.exit(0) without the drain loses lines (the harness does detect truncation)', async () => {
+    const { exit, lines } = await readAfterPause({ FIXTURE_MODE: 'naive' }, 300)
+    expect(exit).toEqual({ code: 0, signal: null })
+    expect(lines.length).toBeLessThan(10_000)
+  })
+})
+
+describe('a reader that never reads', () => {
+  it('cannot hold the exit: the drain gives up within the overall bound', async () => {
+    const boundMs = 1500
+    const fixture = spawnFixture('many-lines.ts', { env: { FIXTURE_TIMEOUT_MS: String(boundMs) }, pauseStdout: true })
+    await fixture.ready
+    const started = Date.now()
+    expect(await fixture.exit).toEqual({ code: 0, signal: null })
+    expect(Date.now() - started).toBeLessThan(boundMs + 2000)
+  })
+})

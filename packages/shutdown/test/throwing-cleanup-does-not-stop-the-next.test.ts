@@ -1,0 +1,69 @@
+// One broken cleanup (a synchronous throw or a rejection) is reported as `failed` and the rest still run.
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { createShutdown } from '../src/index.js'
+import { fakes } from './helpers/fake-process.js'
+import { readLines, readReport, spawnFixture, withTempDir } from './helpers/spawn-fixture.js'
+
+describe.for(['throw', 'reject'] as const)('a cleanup that %ss', (kind) => {
+  it('in a real process: the next cleanup still runs and the exit code is kept', async () => {
+    await withTempDir(async (dir) => {
+      const marker = join(dir, 'marker')
+      const report = join(dir, 'report.json')
+      const fixture = spawnFixture('agent.ts', {
+        env: {
+          FIXTURE_MARKER: marker,
+          FIXTURE_REPORT: report,
+          FIXTURE_ACTION: 'exit',
+          FIXTURE_EXIT_CODE: '0',
+          FIXTURE_CLEANUPS: JSON.stringify([
+            { name: 'next', kind: 'ok' },
+            { name: 'broken', kind },
+          ]),
+        },
+      })
+      expect(await fixture.exit).toEqual({ code: 0, signal: null })
+      expect(await readLines(marker)).toEqual(['broken:start', 'next:start', 'next:done'])
+      const json = await readReport(report)
+      expect(json.cleanups).toMatchObject([
+        { name: 'broken', status: 'failed', error: { message: `broken ${kind === 'throw' ? 'failed' : 'rejected'}` } },
+        { name: 'next', status: 'ok' },
+      ])
+    })
+  })
+})
+
+describe('in-process', () => {
+  it('a synchronous throw from a non-async function is isolated too, with the thrown value in the report', async () => {
+    const shutdown = createShutdown(fakes())
+    const ran: string[] = []
+    const thrown = new Error('sync boom')
+    shutdown.registerCleanup(() => void ran.push('last'), { name: 'last' })
+    shutdown.registerCleanup(
+      () => {
+        throw thrown
+      },
+      { name: 'thrower' },
+    )
+    shutdown.registerCleanup(() => Promise.reject(new Error('rejected')), { name: 'rejecter' })
+    const report = await shutdown.runExitCleanup()
+    expect(ran).toEqual(['last'])
+    expect(report.cleanups.map((c) => [c.name, c.status])).toEqual([
+      ['rejecter', 'failed'],
+      ['thrower', 'failed'],
+      ['last', 'ok'],
+    ])
+    expect(report.cleanups[1]?.error).toBe(thrown)
+  })
+
+  it('a failure does not change the exit code of a graceful exit', async () => {
+    const parts = fakes()
+    const shutdown = createShutdown({ ...parts, onReport: () => {} })
+    shutdown.registerCleanup(() => {
+      throw new Error('x')
+    })
+    const report = await shutdown.gracefulExit(0)
+    expect(parts.process.exits).toEqual([0])
+    expect(report.exitCode).toBe(0)
+  })
+})
