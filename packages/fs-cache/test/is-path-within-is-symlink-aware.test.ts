@@ -47,6 +47,15 @@ describe.for(modes)('isPathWithin (%s) is a symlink-aware boundary check', ([, w
     expect(await within(cache, ws, `${ws}/${rel}`)).toBe(expected)
   })
 
+  it('a cached answer is never reused for a spelling that differs only by `link/..`', async () => {
+    const { ws } = await workspace()
+    fs.mkdirSync(path.join(ws, 'inner'))
+    const cache = createPathCache()
+    expect(await within(cache, ws, `${ws}/inner`)).toBe(true)
+    // Lexically the same path, but the OS follows `escape` first: its `..` is the outside parent.
+    expect(await within(cache, ws, `${ws}/escape/../inner`)).toBe(false)
+  })
+
   it('a root given through a symlink is resolved too', async () => {
     const { ws } = await workspace()
     const wsLink = `${ws}-link`
