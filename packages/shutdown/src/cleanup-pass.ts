@@ -103,7 +103,9 @@ export class CleanupPass {
       )
       // Promise.resolve().then(...) turns a synchronous throw into a rejection, so it cannot stop the pass.
       Promise.resolve()
-        .then(() => entry.fn({ signal: controller.signal, reason, timeoutMs: Math.min(ownTimeoutMs, remainingMs) }))
+        .then(() =>
+          entry.fn({ signal: controller.signal, reason, timeoutMs: Math.min(ownTimeoutMs, remainingMs) }),
+        )
         .then(
           () => finish('ok'),
           (error: unknown) => finish('failed', error, true),

@@ -27,7 +27,12 @@ export function armTimer(clock: Clock, ms: number, callback: () => void): () => 
 }
 
 function unref(handle: unknown): void {
-  if (typeof handle === 'object' && handle !== null && 'unref' in handle && typeof handle.unref === 'function') {
+  if (
+    typeof handle === 'object' &&
+    handle !== null &&
+    'unref' in handle &&
+    typeof handle.unref === 'function'
+  ) {
     ;(handle as { unref(): unknown }).unref()
   }
 }

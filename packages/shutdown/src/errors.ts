@@ -27,7 +27,10 @@ export class ShutdownDeadlineError extends ShutdownError {
   readonly timeoutMs: number
 
   constructor(timeoutMs: number) {
-    super('ERR_SHUTDOWN_DEADLINE', `The shutdown deadline of ${timeoutMs} ms passed before the cleanup settled`)
+    super(
+      'ERR_SHUTDOWN_DEADLINE',
+      `The shutdown deadline of ${timeoutMs} ms passed before the cleanup settled`,
+    )
     this.timeoutMs = timeoutMs
   }
 }

@@ -22,9 +22,12 @@ export function formatReport(report: ShutdownReport): string {
   ]
   const nameWidth = Math.max(0, ...report.cleanups.map((c) => c.name.length))
   for (const cleanup of report.cleanups) {
-    const duration = cleanup.status === 'not-started' ? '' : `${Math.round(cleanup.durationMs)} ms`.padStart(8)
+    const duration =
+      cleanup.status === 'not-started' ? '' : `${Math.round(cleanup.durationMs)} ms`.padStart(8)
     const error = cleanup.error === undefined ? '' : `  ${describeError(cleanup.error)}`
-    lines.push(`  ${cleanup.status.padEnd(12)} ${cleanup.name.padEnd(nameWidth)} ${duration}${error}`.trimEnd())
+    lines.push(
+      `  ${cleanup.status.padEnd(12)} ${cleanup.name.padEnd(nameWidth)} ${duration}${error}`.trimEnd(),
+    )
   }
   for (const later of report.laterReasons) lines.push(`  also: ${describeReason(later)}`)
   return lines.join('\n') + '\n'

@@ -34,6 +34,7 @@ import {
   assertSignals,
   assertString,
   assertTimeout,
+  assertWritable,
 } from './validate.js'
 
 const DEFAULT_TIMEOUT_MS = 5000
@@ -83,8 +84,14 @@ export class Shutdown {
   constructor(options: ShutdownOptions = {}) {
     assertOptions('options', options)
     this.#timeoutMs = assertTimeout('timeoutMs', options.timeoutMs ?? DEFAULT_TIMEOUT_MS)
-    this.#cleanupTimeoutMs = assertTimeout('cleanupTimeoutMs', options.cleanupTimeoutMs ?? DEFAULT_CLEANUP_TIMEOUT_MS)
-    this.#drainTimeoutMs = assertDuration('drainTimeoutMs', options.drainTimeoutMs ?? DEFAULT_DRAIN_TIMEOUT_MS)
+    this.#cleanupTimeoutMs = assertTimeout(
+      'cleanupTimeoutMs',
+      options.cleanupTimeoutMs ?? DEFAULT_CLEANUP_TIMEOUT_MS,
+    )
+    this.#drainTimeoutMs = assertDuration(
+      'drainTimeoutMs',
+      options.drainTimeoutMs ?? DEFAULT_DRAIN_TIMEOUT_MS,
+    )
     this.#onReport = assertOptionalFunction('onReport', options.onReport) ?? this.#defaultOnReport
     this.#process = options.process ?? globalThis.process
     this.#stdout = options.stdout === undefined ? globalThis.process.stdout : options.stdout
@@ -103,7 +110,10 @@ export class Shutdown {
     assertOptions('options', options)
     const entry = this.#registry.add({
       fn,
-      name: options.name === undefined ? fn.name || `cleanup-${this.#registry.nextId}` : assertString('name', options.name),
+      name:
+        options.name === undefined
+          ? fn.name || `cleanup-${this.#registry.nextId}`
+          : assertString('name', options.name),
       phase: options.phase === undefined ? 'normal' : assertOneOf('phase', options.phase, PHASES),
       timeoutMs: options.timeoutMs === undefined ? undefined : assertTimeout('timeoutMs', options.timeoutMs),
       sync: assertOptionalFunction('sync', options.sync),
@@ -118,11 +128,14 @@ export class Shutdown {
    * Runs every registered cleanup once (bounded by `timeoutMs`) and resolves with the report; does not
    * exit. Concurrent and later calls share the same pass.
    */
-  async runExitCleanup(options: RunCleanupOptions = {}): Promise<ShutdownReport> {
+  runExitCleanup(options: RunCleanupOptions = {}): Promise<ShutdownReport> {
+    // Not `async`: bad options must throw at the call, not surface later as a rejection.
     assertOptions('options', options)
-    const timeoutMs = options.timeoutMs === undefined ? this.#timeoutMs : assertTimeout('timeoutMs', options.timeoutMs)
-    const result = await this.#startPass({ type: 'run' }, timeoutMs).done
-    return this.#compose(result, this.#exit?.code ?? null, false)
+    const timeoutMs =
+      options.timeoutMs === undefined ? this.#timeoutMs : assertTimeout('timeoutMs', options.timeoutMs)
+    return this.#startPass({ type: 'run' }, timeoutMs).done.then((result) =>
+      this.#compose(result, this.#exit?.code ?? null, false),
+    )
   }
 
   /**
@@ -133,7 +146,8 @@ export class Shutdown {
   gracefulExit(code = 0, options: GracefulExitOptions = {}): Promise<ShutdownReport> {
     assertExitCode('code', code)
     assertOptions('options', options)
-    const timeoutMs = options.timeoutMs === undefined ? undefined : assertTimeout('timeoutMs', options.timeoutMs)
+    const timeoutMs =
+      options.timeoutMs === undefined ? undefined : assertTimeout('timeoutMs', options.timeoutMs)
     return this.#beginExit({ type: 'exit', code }, code, timeoutMs)
   }
 
@@ -157,7 +171,10 @@ export class Shutdown {
       'duplicateWindowMs',
       options.duplicateWindowMs ?? DEFAULT_DUPLICATE_WINDOW_MS,
     )
-    this.#secondSignal = assertOneOf('secondSignal', options.secondSignal ?? 'force', ['force', 'ignore'] as const)
+    this.#secondSignal = assertOneOf('secondSignal', options.secondSignal ?? 'force', [
+      'force',
+      'ignore',
+    ] as const)
     this.#signalListeners.removeAll()
     for (const signal of new Set(signals)) this.#signalListeners.add(signal, () => this.#onSignal(signal))
     return () => this.#signalListeners.removeAll()
@@ -177,9 +194,7 @@ export class Shutdown {
    * run. Other stream errors are left to their owners. Returns the function that removes the guard.
    */
   guardEpipe(stream: Writable, options: EpipeOptions = {}): () => void {
-    if (typeof stream !== 'object' || stream === null || typeof stream.on !== 'function') {
-      assertFunction('stream.on', (stream as { on?: unknown } | null)?.on)
-    }
+    assertWritable('stream', stream)
     assertOptions('options', options)
     const code = assertExitCode('exitCode', options.exitCode ?? 0)
     const name = stream === this.#stdout ? 'stdout' : stream === this.#stderr ? 'stderr' : 'other'

@@ -79,3 +79,17 @@ export function assertSignals(name: string, value: unknown): readonly ShutdownSi
 export function assertOptions(name: string, value: unknown): void {
   if (value !== undefined && (typeof value !== 'object' || value === null)) fail(name, 'an object', value)
 }
+
+/** Something with the stream methods `guardEpipe` uses (`on`, `removeListener`, `destroy`). */
+export function assertWritable(name: string, value: unknown): void {
+  const stream = value as { on?: unknown; removeListener?: unknown; destroy?: unknown } | null
+  if (
+    typeof stream !== 'object' ||
+    stream === null ||
+    typeof stream.on !== 'function' ||
+    typeof stream.removeListener !== 'function' ||
+    typeof stream.destroy !== 'function'
+  ) {
+    fail(name, 'a writable stream', value)
+  }
+}

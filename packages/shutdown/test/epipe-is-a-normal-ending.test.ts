@@ -6,7 +6,14 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { createShutdown } from '../src/index.js'
 import { fakes } from './helpers/fake-process.js'
-import { fixtureArgs, packageDir, readLines, readReport, spawnFixture, withTempDir } from './helpers/spawn-fixture.js'
+import {
+  fixtureArgs,
+  packageDir,
+  readLines,
+  readReport,
+  spawnFixture,
+  withTempDir,
+} from './helpers/spawn-fixture.js'
 
 function quote(arg: string): string {
   return `'${arg.replaceAll("'", "'\\''")}'`
@@ -59,7 +66,9 @@ describe('errors other than EPIPE', () => {
   it('are rethrown as Node would when nobody else listens (exit 1, error printed)', async () => {
     await withTempDir(async (dir) => {
       const marker = join(dir, 'marker')
-      const fixture = spawnFixture('epipe-writer.ts', { env: { FIXTURE_MARKER: marker, FIXTURE_MODE: 'other-error' } })
+      const fixture = spawnFixture('epipe-writer.ts', {
+        env: { FIXTURE_MARKER: marker, FIXTURE_MODE: 'other-error' },
+      })
       expect(await fixture.exit).toEqual({ code: 1, signal: null })
       expect(fixture.stderr()).toContain('disk on fire')
       expect(await readLines(marker)).toEqual([])

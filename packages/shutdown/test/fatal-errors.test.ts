@@ -54,7 +54,12 @@ describe('a fatal error during SIGINT cleanup', () => {
       await fixture.ready
       fixture.child.kill('SIGINT')
       expect(await fixture.exit).toEqual({ code: 130, signal: null })
-      expect(await readLines(marker)).toEqual(['exporter:start', 'exporter:done', 'transcript:start', 'transcript:done'])
+      expect(await readLines(marker)).toEqual([
+        'exporter:start',
+        'exporter:done',
+        'transcript:start',
+        'transcript:done',
+      ])
       const json = await readReport(report)
       expect(json.reason).toEqual({ type: 'signal', signal: 'SIGINT' })
       expect(json.exitCode).toBe(130)

@@ -91,7 +91,11 @@ describe('in-process, with injected process and streams', () => {
     const report = await shutdown.runExitCleanup({ timeoutMs: 5000 })
     expect(seen?.timeoutMs).toBe(50)
     expect(seen?.signal.aborted).toBe(true)
-    expect(seen?.signal.reason).toMatchObject({ name: 'CleanupTimeoutError', code: 'ERR_CLEANUP_TIMEOUT', timeoutMs: 50 })
+    expect(seen?.signal.reason).toMatchObject({
+      name: 'CleanupTimeoutError',
+      code: 'ERR_CLEANUP_TIMEOUT',
+      timeoutMs: 50,
+    })
     expect(report.cleanups).toMatchObject([{ name: 'socket', status: 'timed-out' }])
     expect(report.cleanups[0]?.error).toBe(seen?.signal.reason)
   })

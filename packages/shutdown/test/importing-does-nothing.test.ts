@@ -7,10 +7,9 @@ describe('importing @sessiontape/shutdown', () => {
   it('adds no process or stdio listener until first use, and undoing use removes them', async () => {
     const fixture = spawnFixture('import-only.ts')
     expect(await fixture.exit).toEqual({ code: 0, signal: null })
-    const { before, afterImport, afterPlainRegister, afterUse, afterUndo } = JSON.parse(fixture.stdout()) as Record<
-      string,
-      Record<string, number>
-    >
+    const { before, afterImport, afterPlainRegister, afterUse, afterUndo } = JSON.parse(
+      fixture.stdout(),
+    ) as Record<string, Record<string, number>>
     expect(afterImport).toEqual(before)
     expect(afterPlainRegister).toEqual(before)
     expect(afterUse).toEqual({

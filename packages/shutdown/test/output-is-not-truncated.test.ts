@@ -34,7 +34,10 @@ describe.skipIf(process.platform === 'win32')('10 000 lines written to a paused 
 describe('a reader that never reads', () => {
   it('cannot hold the exit: the drain gives up within the overall bound', async () => {
     const boundMs = 1500
-    const fixture = spawnFixture('many-lines.ts', { env: { FIXTURE_TIMEOUT_MS: String(boundMs) }, pauseStdout: true })
+    const fixture = spawnFixture('many-lines.ts', {
+      env: { FIXTURE_TIMEOUT_MS: String(boundMs) },
+      pauseStdout: true,
+    })
     await fixture.ready
     const started = Date.now()
     expect(await fixture.exit).toEqual({ code: 0, signal: null })

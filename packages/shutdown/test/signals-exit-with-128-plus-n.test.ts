@@ -27,7 +27,12 @@ describe.for([
       await fixture.ready
       fixture.child.kill(signal)
       expect(await fixture.exit).toEqual({ code: expected, signal: null })
-      expect(await readLines(marker)).toEqual(['mcp:start', 'mcp:done', 'transcript:start', 'transcript:done'])
+      expect(await readLines(marker)).toEqual([
+        'mcp:start',
+        'mcp:done',
+        'transcript:start',
+        'transcript:done',
+      ])
       const json = await readReport(report)
       expect(json.reason).toEqual({ type: 'signal', signal })
       expect(json.exitCode).toBe(expected)

@@ -26,7 +26,11 @@ describe.for(['throw', 'reject'] as const)('a cleanup that %ss', (kind) => {
       expect(await readLines(marker)).toEqual(['broken:start', 'next:start', 'next:done'])
       const json = await readReport(report)
       expect(json.cleanups).toMatchObject([
-        { name: 'broken', status: 'failed', error: { message: `broken ${kind === 'throw' ? 'failed' : 'rejected'}` } },
+        {
+          name: 'broken',
+          status: 'failed',
+          error: { message: `broken ${kind === 'throw' ? 'failed' : 'rejected'}` },
+        },
         { name: 'next', status: 'ok' },
       ])
     })

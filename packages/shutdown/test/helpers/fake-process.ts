@@ -20,7 +20,15 @@ export class FakeProcess extends EventEmitter implements ProcessPort {
 
   /** Listener counts of the events this package may touch. */
   counts(): Record<string, number> {
-    const events = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK', 'exit', 'uncaughtException', 'unhandledRejection']
+    const events = [
+      'SIGINT',
+      'SIGTERM',
+      'SIGHUP',
+      'SIGBREAK',
+      'exit',
+      'uncaughtException',
+      'unhandledRejection',
+    ]
     return Object.fromEntries(events.map((event) => [event, this.listenerCount(event)]))
   }
 }
@@ -36,6 +44,10 @@ export class MemoryStream extends Writable {
 }
 
 /** An isolated instance's injectable parts: a fake process and in-memory stdout/stderr. */
-export function fakes(platform?: string): { process: FakeProcess; stdout: MemoryStream; stderr: MemoryStream } {
+export function fakes(platform?: string): {
+  process: FakeProcess
+  stdout: MemoryStream
+  stderr: MemoryStream
+} {
   return { process: new FakeProcess(platform), stdout: new MemoryStream(), stderr: new MemoryStream() }
 }

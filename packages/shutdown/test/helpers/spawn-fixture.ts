@@ -57,7 +57,9 @@ export function spawnFixture(name: string, options: SpawnOptions = {}): RunningF
   })
   // The exit promise is what tests assert on; a rejected `ready` is only awaited by tests that need it.
   ready.catch(() => {})
-  const exit = new Promise<Exit>((resolve) => child.once('close', (code, signal) => resolve({ code, signal })))
+  const exit = new Promise<Exit>((resolve) =>
+    child.once('close', (code, signal) => resolve({ code, signal })),
+  )
   return { child, ready, exit, stdout: () => out, stderr: () => err }
 }
 
@@ -86,7 +88,12 @@ export interface ReportJson {
   reason: { type: string; signal?: string; code?: number; stream?: string; origin?: string }
   exitCode: number | null
   durationMs: number
-  cleanups: Array<{ name: string; status: string; durationMs: number; error?: { code?: string; message?: string } }>
+  cleanups: Array<{
+    name: string
+    status: string
+    durationMs: number
+    error?: { code?: string; message?: string }
+  }>
   laterReasons: Array<{ type: string; signal?: string; origin?: string }>
   deadlineExceeded: boolean
   forced: boolean
