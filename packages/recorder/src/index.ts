@@ -21,3 +21,21 @@ export { streamRecords, type StreamRecordsOptions } from './read/stream-records.
 export { activeBranch, type ActiveBranch, type BranchGap } from './read/active-branch.js'
 export { PROBLEM_KINDS, type ProblemKind, type ReadProblem } from './read/problem.js'
 export { listSessions, type ListSessionsOptions, type SessionSummary } from './read/list-sessions.js'
+export { createRecorder } from './recorder.js'
+export type { Recorder, RecorderStats, RecordOptions, FlushWatermark } from './recorder-api.js'
+export type { FsyncMode, OverflowPolicy, RecorderOptions } from './options.js'
+export {
+  InvalidRecordError,
+  QueueFullError,
+  RecorderClosedError,
+  RecorderError,
+  RecorderErrorCode,
+  SessionLockedError,
+  type RecorderErrorDetails,
+} from './errors.js'
+export { getMaxConcurrentWrites, setMaxConcurrentWrites } from './write-limiter.js'
+export {
+  repairTranscript,
+  type RepairTranscriptOptions,
+  type TranscriptRepair,
+} from './tail/repair-transcript.js'

@@ -1,0 +1,47 @@
+import { parseArgs, type ParseArgsConfig } from 'node:util'
+import { CliError, type CliIo, type ExitCode } from './cli-io.js'
+
+export interface Command {
+  readonly name: string
+  /** One line for the overview. */
+  readonly summary: string
+  /** Full `--help` text. */
+  readonly help: string
+  run(args: readonly string[], io: CliIo): Promise<ExitCode>
+}
+
+type Options = NonNullable<ParseArgsConfig['options']>
+
+/** `--json` and `--help` are accepted by every command. */
+const COMMON: Options = {
+  json: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+}
+
+/** node:util parseArgs, with its errors turned into a usage message that points at `--help`. */
+export function parseCommandArgs<T extends Options>(command: string, args: readonly string[], options: T) {
+  try {
+    return parseArgs({
+      args: [...args],
+      options: { ...COMMON, ...options },
+      allowPositionals: true,
+      strict: true,
+    })
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error)
+    throw new CliError(`sessiontape ${command}: ${message}\nRun \`sessiontape ${command} --help\`.`)
+  }
+}
+
+/** Rejects extra positional arguments instead of silently ignoring them. */
+export function expectPositionals(command: string, positionals: readonly string[], max: number): void {
+  if (positionals.length > max) {
+    throw new CliError(
+      `sessiontape ${command}: unexpected argument ${JSON.stringify(positionals[max])}. Run \`sessiontape ${command} --help\`.`,
+    )
+  }
+}
+
+export function writeJson(io: CliIo, value: unknown): void {
+  io.out(`${JSON.stringify(value, null, 2)}\n`)
+}

@@ -1,0 +1,59 @@
+import { listSessions, type SessionSummary } from '../../read/list-sessions.js'
+import { ExitCode } from '../cli-io.js'
+import { expectPositionals, parseCommandArgs, writeJson, type Command } from '../command.js'
+import { shortTime } from '../format-record.js'
+import { requireDirectory } from '../targets.js'
+
+const TITLE_CHARS = 50
+
+export const listCommand: Command = {
+  name: 'list',
+  summary: 'list the sessions in a directory, newest first',
+  help: `Usage: sessiontape list <dir> [--json] [--no-save]
+
+Lists every session (every <sessionId>.jsonl) in <dir>, newest first: last update, record count,
+session id and title. Figures come from the <sessionId>.meta.json sidecars; a missing, corrupt or
+stale sidecar is rebuilt from its transcript (and saved, unless --no-save). A session whose files
+cannot be parsed is still listed, with a note; nothing is ever hidden or deleted.
+
+Options:
+  --json      print the sessions as a JSON array
+  --no-save   do not write rebuilt sidecars back
+  -h, --help  show this help
+
+Exit codes: 0 listed (even with notes), 2 <dir> missing or not a directory.
+`,
+  async run(args, io) {
+    const { values, positionals } = parseCommandArgs('list', args, { 'no-save': { type: 'boolean' } })
+    expectPositionals('list', positionals, 1)
+    const dir = await requireDirectory('list', positionals[0])
+    const sessions = await listSessions(dir, { writeRebuiltMeta: values['no-save'] !== true })
+    if (values.json === true) writeJson(io, sessions)
+    else io.out(formatTable(dir, sessions))
+    return ExitCode.OK
+  },
+}
+
+function formatTable(dir: string, sessions: readonly SessionSummary[]): string {
+  if (sessions.length === 0) return `No sessions in ${dir}\n`
+  const rows = sessions.map((s) => [shortTime(s.updatedAt), String(s.recordCount), s.sessionId, title(s)])
+  const header = ['UPDATED', 'RECORDS', 'SESSION', 'TITLE']
+  const widths = header.map((h, column) => Math.max(h.length, ...rows.map((row) => row[column]!.length)))
+  const render = (cells: readonly string[]) =>
+    cells
+      .map((cell, column) => (column === 1 ? cell.padStart(widths[column]!) : cell.padEnd(widths[column]!)))
+      .join('  ')
+      .trimEnd()
+  let text = `${render(header)}\n`
+  for (let i = 0; i < rows.length; i++) {
+    text += `${render(rows[i]!)}\n`
+    const note = sessions[i]!.note
+    if (note !== undefined) text += `  ↳ ${note}\n`
+  }
+  return `${text}${sessions.length} session(s) in ${dir}\n`
+}
+
+function title(session: SessionSummary): string {
+  const text = (session.title ?? '').replace(/\s+/g, ' ')
+  return text.length > TITLE_CHARS ? `${text.slice(0, TITLE_CHARS)}…` : text
+}

@@ -1,0 +1,42 @@
+import { CliError, ExitCode } from '../cli-io.js'
+import { expectPositionals, parseCommandArgs, type Command } from '../command.js'
+import { followFile } from '../follow-file.js'
+import { requireFile } from '../targets.js'
+
+const DEFAULT_COUNT = 10
+
+export const tailCommand: Command = {
+  name: 'tail',
+  summary: 'print the last records of a transcript; -f follows a live session',
+  help: `Usage: sessiontape tail [-f] [-n <count>] <file> [--json]
+
+Prints the last <count> records of a transcript, one line each (line number, time, type, text).
+With -f it keeps running and prints every record as soon as its line is complete, until Ctrl-C.
+A partial last line is a write in progress and is printed once its newline arrives. If the file
+is truncated or replaced (a repair), tail says so on stderr and follows it from its new end.
+
+Options:
+  -f, --follow     keep following the file as it grows
+  -n, --lines <n>  how many existing records to print first (default ${DEFAULT_COUNT})
+  --json           print each record as one JSON line (problems go to stderr as JSON lines)
+  -h, --help       show this help
+
+Exit codes: 0 done or stopped, 2 unreadable.
+`,
+  async run(args, io) {
+    const { values, positionals } = parseCommandArgs('tail', args, {
+      follow: { type: 'boolean', short: 'f' },
+      lines: { type: 'string', short: 'n' },
+    })
+    expectPositionals('tail', positionals, 1)
+    const count = values.lines === undefined ? DEFAULT_COUNT : Number(values.lines)
+    if (!(Number.isSafeInteger(count) && count >= 0)) {
+      throw new CliError(
+        `sessiontape tail: expected -n to be a non-negative integer, got ${JSON.stringify(values.lines)}`,
+      )
+    }
+    const filePath = await requireFile('tail', positionals[0])
+    await followFile(filePath, { follow: values.follow === true, count, json: values.json === true }, io)
+    return ExitCode.OK
+  },
+}
