@@ -1,0 +1,94 @@
+/**
+ * Typed errors. Misuse (bad arguments, use after close, unserializable data) is thrown at the call;
+ * I/O failures are reported through `onError` and `flush()` with a stable `code` and the OS error as `cause`.
+ */
+
+/** Stable codes of {@link RecorderError}. */
+export const RecorderErrorCode = {
+  /** The transcript directory could not be created. */
+  DIR_FAILED: 'EDIRFAILED',
+  /** The transcript file could not be opened (or reopened after it was replaced). */
+  OPEN_FAILED: 'EOPENFAILED',
+  /** A write to the transcript failed; the records stay queued and are retried. */
+  WRITE_FAILED: 'EWRITEFAILED',
+  /** `fdatasync` of the transcript failed. */
+  FSYNC_FAILED: 'EFSYNCFAILED',
+  /** The session lock could not be taken for a reason other than another holder (e.g. `EACCES`). */
+  LOCK_FAILED: 'ELOCKFAILED',
+  /** Another writer holds the session: see {@link SessionLockedError}. */
+  SESSION_LOCKED: 'ESESSIONLOCKED',
+  /** The lock was lost while held (its directory removed or its mtime taken over). */
+  LOCK_COMPROMISED: 'ELOCKCOMPROMISED',
+  /** The transcript path was deleted or replaced while open; the recorder recreated it. */
+  TRANSCRIPT_REPLACED: 'ETRANSCRIPTREPLACED',
+  /** The queue is over `maxQueueBytes` and could not be brought back under it. */
+  QUEUE_FULL: 'EQUEUEFULL',
+  /** Repairing the torn tail of a resumed transcript failed. */
+  REPAIR_FAILED: 'EREPAIRFAILED',
+  /** Writing the `<sessionId>.meta.json` sidecar failed (the transcript itself is unaffected). */
+  META_FAILED: 'EMETAFAILED',
+  /** Reading the tail of the transcript to resume it failed. */
+  RESUME_FAILED: 'ERESUMEFAILED',
+} as const
+
+export type RecorderErrorCode = (typeof RecorderErrorCode)[keyof typeof RecorderErrorCode]
+
+export interface RecorderErrorDetails {
+  readonly sessionId: string
+  readonly filePath: string
+  /** Records accepted by `record()` and not yet written when the error was raised. */
+  readonly unwrittenRecords: number
+  readonly cause?: unknown
+}
+
+/** An I/O failure of a recorder, reported through `onError`, `flush()`, `close()` and `ready()`. */
+export class RecorderError extends Error {
+  override readonly name: string = 'RecorderError'
+  readonly code: RecorderErrorCode
+  readonly sessionId: string
+  readonly filePath: string
+  readonly unwrittenRecords: number
+
+  constructor(code: RecorderErrorCode, message: string, details: RecorderErrorDetails) {
+    super(message, details.cause === undefined ? undefined : { cause: details.cause })
+    this.code = code
+    this.sessionId = details.sessionId
+    this.filePath = details.filePath
+    this.unwrittenRecords = details.unwrittenRecords
+  }
+}
+
+/**
+ * Another writer (in this or another process) holds the session's lock. Nothing this recorder accepted is
+ * ever written into that writer's file.
+ */
+export class SessionLockedError extends RecorderError {
+  override readonly name: string = 'SessionLockedError'
+  declare readonly code: typeof RecorderErrorCode.SESSION_LOCKED
+
+  constructor(details: RecorderErrorDetails) {
+    super(
+      RecorderErrorCode.SESSION_LOCKED,
+      `Session "${details.sessionId}" is locked by another writer (${details.filePath}.lock); ` +
+        `${details.unwrittenRecords} record(s) accepted by this recorder will not be written`,
+      details,
+    )
+  }
+}
+
+/** `record()` was given something that cannot become a record; nothing was queued, the chain did not move. */
+export class InvalidRecordError extends TypeError {
+  override readonly name: string = 'InvalidRecordError'
+  readonly code = 'EINVALIDRECORD'
+}
+
+/** `record()` after `close()`. */
+export class RecorderClosedError extends Error {
+  override readonly name: string = 'RecorderClosedError'
+  readonly code = 'ERECORDERCLOSED'
+}
+
+/** With `overflow: 'throw'`, `record()` refuses a record that would push the queue past `maxQueueBytes`. */
+export class QueueFullError extends RecorderError {
+  override readonly name: string = 'QueueFullError'
+}

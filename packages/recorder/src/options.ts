@@ -1,0 +1,128 @@
+import { type RecorderError } from './errors.js'
+import { type RecorderFs } from './recorder-fs.js'
+import { type SessionRecord } from './record-format.js'
+
+/** When the recorder calls `fdatasync` on the transcript. */
+export type FsyncMode = 'never' | 'flush' | 'batch'
+
+/** What `record()` does when the queue would grow past `maxQueueBytes`. */
+export type OverflowPolicy = 'drain-sync' | 'throw'
+
+/** Options of {@link createRecorder}. */
+export interface RecorderOptions {
+  /** Directory of the transcript; created (mode `0o700`) if missing. Required. */
+  readonly dir: string
+  /**
+   * Names the transcript `<dir>/<sessionId>.jsonl`. Letters, digits, `.`, `_`, `-`; starts with a letter or
+   * digit; at most 128 characters; never `..`.
+   * @default a random UUID
+   */
+  readonly sessionId?: string
+  /**
+   * Continue an existing session: the parent chain continues from the last valid record of the file
+   * (found by a bounded read of its tail), and a torn last line is quarantined before the first append.
+   * A missing transcript starts a fresh session. Requires `sessionId`.
+   * @default false
+   */
+  readonly resume?: boolean
+  /**
+   * Durability. `'never'`: bytes reach the OS page cache (they survive a process crash, not a power cut).
+   * `'flush'`: `flush()`/`close()` resolve only after one `fdatasync` covering everything they wait for.
+   * `'batch'`: every write is followed by one `fdatasync` before its records count as persisted.
+   * A sync always covers a whole batch, never one record.
+   * @default 'flush'
+   */
+  readonly fsync?: FsyncMode
+  /**
+   * Take an exclusive `proper-lockfile` lock (`<file>.lock`) so a second writer of the same session, in
+   * this process or another, gets a {@link SessionLockedError} instead of forking the transcript.
+   * @default true
+   */
+  readonly lock?: boolean
+  /**
+   * A lock whose directory has not been refreshed for this long belongs to a dead writer and is taken over.
+   * The holder refreshes it every `lockStaleMs / 2`. Minimum 2000 (proper-lockfile's floor).
+   * @default 10000
+   */
+  readonly lockStaleMs?: number
+  /**
+   * Bound on queued, not yet written text, measured in UTF-16 code units of the serialized lines
+   * (bytes, for ASCII). Past it the `overflow` policy applies.
+   * @default 67108864 (64 MiB)
+   */
+  readonly maxQueueBytes?: number
+  /**
+   * `'drain-sync'`: `record()` writes the queue synchronously once to get back under the bound; nothing is
+   * lost (if even that cannot write, the records stay queued past the bound and `onError` gets
+   * `EQUEUEFULL`). `'throw'`: `record()` throws a `QueueFullError` and accepts nothing.
+   * Both count `stats().overflowEvents`.
+   * @default 'drain-sync'
+   */
+  readonly overflow?: OverflowPolicy
+  /**
+   * Largest write the recorder issues, in UTF-16 code units of text encoded per write (≤ 3 bytes each).
+   * Also bounds the encoding work done in one event-loop task: bigger batches and bigger records are split.
+   * @default 1048576 (1 MiB)
+   */
+  readonly maxWriteBytes?: number
+  /**
+   * How often (at most) the recorder checks, before a write, that the transcript path still names the open
+   * file; a deleted or replaced transcript is recreated. `0` checks before every write. Every write error
+   * also triggers the check.
+   * @default 1000
+   */
+  readonly fileCheckIntervalMs?: number
+  /**
+   * Keep a `<sessionId>.meta.json` sidecar (`SessionMeta`) up to date, written atomically off the hot path
+   * so listing sessions never reads transcripts.
+   * @default true
+   */
+  readonly meta?: boolean
+  /**
+   * Delay between a change and the sidecar write that reflects it (changes meanwhile are coalesced).
+   * @default 1000
+   */
+  readonly metaDebounceMs?: number
+  /**
+   * Receives every I/O failure (each failed attempt), each with a stable `code` and the OS error as `cause`.
+   * Called asynchronously, never from inside `record()`; an exception it throws is ignored.
+   * Without it, the first failure of each episode is emitted as a process warning.
+   */
+  readonly onError?: (error: RecorderError) => void
+  /**
+   * Applied to every record before it is serialized. It receives a private deep copy of the record as it
+   * would be written (envelope + data) and returns the record to write; changes to envelope fields are
+   * ignored. An exception it throws makes `record()` throw an `InvalidRecordError`.
+   */
+  readonly redact?: (record: SessionRecord) => Record<string, unknown>
+  /** @internal Test seam: the file system the recorder uses. */
+  readonly fs?: RecorderFs
+}
+
+export interface ResolvedOptions {
+  readonly dir: string
+  readonly sessionId: string
+  readonly resume: boolean
+  readonly fsync: FsyncMode
+  readonly lock: boolean
+  readonly lockStaleMs: number
+  readonly maxQueueBytes: number
+  readonly overflow: OverflowPolicy
+  readonly maxWriteBytes: number
+  readonly fileCheckIntervalMs: number
+  readonly meta: boolean
+  readonly metaDebounceMs: number
+  readonly onError: ((error: RecorderError) => void) | undefined
+  readonly redact: ((record: SessionRecord) => Record<string, unknown>) | undefined
+  readonly fs: RecorderFs | undefined
+}
+
+export const DEFAULT_MAX_QUEUE_BYTES = 64 * 1024 * 1024
+// 1 MiB per write keeps a burst of 1 KB records at ~1 write per 1,000 records while bounding the encoding
+// work of one task to well under a millisecond for ASCII text.
+export const DEFAULT_MAX_WRITE_BYTES = 1024 * 1024
+export const DEFAULT_LOCK_STALE_MS = 10_000
+// proper-lockfile raises any smaller `stale` to this.
+export const MIN_LOCK_STALE_MS = 2000
+export const DEFAULT_FILE_CHECK_INTERVAL_MS = 1000
+export const DEFAULT_META_DEBOUNCE_MS = 1000

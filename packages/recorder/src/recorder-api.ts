@@ -1,0 +1,77 @@
+/** How far the transcript is known to be written: the last persisted record and how many were persisted. */
+export interface FlushWatermark {
+  /** uuid of the last persisted record (after `resume`, the resumed record until a new one is persisted). */
+  readonly uuid: string | null
+  /** Records this recorder has persisted. */
+  readonly count: number
+}
+
+/** Per-call options of `record()`. */
+export interface RecordOptions {
+  /**
+   * Parent of this record instead of `lastUuid`: a uuid for a branch or side chain, `null` for a new root.
+   * The recorder writes it as given; `lastUuid` still moves to the new record.
+   */
+  readonly parentUuid?: string | null
+}
+
+/** Counters of one recorder, for observability. */
+export interface RecorderStats {
+  /** Records accepted by `record()`. */
+  readonly recorded: number
+  /** Records persisted (written; with `fsync: 'batch'`, also synced). */
+  readonly persisted: number
+  /** Records accepted and not yet written. */
+  readonly pendingRecords: number
+  /** Queued text not yet written, in UTF-16 code units (bytes, for ASCII). */
+  readonly pendingBytes: number
+  /** Completed `write` calls. */
+  readonly writes: number
+  /** Bytes written to the transcript. */
+  readonly bytesWritten: number
+  /** Completed `fdatasync` calls. */
+  readonly fsyncs: number
+  /** Calls retried after a transient error or a failure. */
+  readonly retries: number
+  /** Failures reported through `onError`. */
+  readonly errors: number
+  /** Most records that went out in one write. */
+  readonly maxBatchRecords: number
+  /** `record()` calls that found the queue past `maxQueueBytes`. */
+  readonly overflowEvents: number
+}
+
+/** A session's writer. Create one with `createRecorder`. */
+export interface Recorder extends AsyncDisposable {
+  readonly sessionId: string
+  /** Absolute path of the transcript, `<dir>/<sessionId>.jsonl`. */
+  readonly filePath: string
+  /** Parent of the next record: the uuid of the last record accepted (or resumed); `null` before the first. */
+  readonly lastUuid: string | null
+  /** uuid of the last persisted record; same as `persisted.uuid`. */
+  readonly persistedUuid: string | null
+  /** The persistence watermark `flush()` resolves to. */
+  readonly persisted: FlushWatermark
+  /**
+   * Appends a record. Synchronous: builds the envelope, serializes a snapshot of `data`, queues it, moves
+   * `lastUuid`, and returns the new uuid. Throws `InvalidRecordError` for bad input, `RecorderClosedError`
+   * after `close()`, and with `overflow: 'throw'` a `QueueFullError`; a throw changes nothing.
+   */
+  record(type: string, data?: object, options?: RecordOptions): string
+  /**
+   * Resolves once every record accepted before the call is written (and synced when `fsync` asks), to the
+   * watermark at that moment. Rejects with a `RecorderError` (stating how many records are unwritten) when
+   * the attempt it waits for fails.
+   */
+  flush(): Promise<FlushWatermark>
+  /**
+   * Writes everything queued synchronously, now (for a shutdown hook that cannot wait). Throws a
+   * `RecorderError` if records remain unwritten.
+   */
+  flushSync(): FlushWatermark
+  /** Resolves once the transcript is open for writing and the lock is held; rejects if getting there failed. */
+  ready(): Promise<void>
+  /** Stops accepting records, flushes, closes the file and releases the lock. Idempotent. */
+  close(): Promise<void>
+  stats(): RecorderStats
+}

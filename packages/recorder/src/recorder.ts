@@ -1,0 +1,1111 @@
+import { randomUUID } from 'node:crypto'
+import { constants } from 'node:fs'
+import path from 'node:path'
+
+import {
+  InvalidRecordError,
+  QueueFullError,
+  RecorderClosedError,
+  RecorderError,
+  RecorderErrorCode,
+  SessionLockedError,
+} from './errors.js'
+import { registerExitDrain } from './exit-drain.js'
+import { isoTimestamp } from './iso-timestamp.js'
+import { type RecorderOptions, type ResolvedOptions } from './options.js'
+import { type RecordOptions, type Recorder, type RecorderStats, type FlushWatermark } from './recorder-api.js'
+import { nodeFs, type RecorderFs } from './recorder-fs.js'
+import { type Chunk, RecordQueue } from './record-queue.js'
+import { RECOVERED_RECORD_TYPE, transcriptFileName } from './record-format.js'
+import { resolveOptions } from './resolve-options.js'
+import { serializeRecord } from './serialize-record.js'
+import { attemptLock, removeLockDirSync } from './session-lock.js'
+import { sleepSync } from './sleep-sync.js'
+import { inspectTailSync } from './tail/inspect-tail.js'
+import { repairTornTail } from './tail/repair-torn-tail.js'
+import { repairTornTailSync } from './tail/repair-torn-tail-sync.js'
+import { errorCode, isTransient, TRANSIENT_FIRST_DELAY_MS, TRANSIENT_RETRIES } from './transient-errors.js'
+import { limited } from './write-limiter.js'
+
+// O_RDWR (not O_WRONLY) so the last byte can be read back at open; O_NOFOLLOW refuses a planted symlink.
+const OPEN_FLAGS = constants.O_RDWR | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW
+const FILE_MODE = 0o600
+const DIR_MODE = 0o700
+const NEWLINE = 0x0a
+// Backoff between attempts while a failure lasts: quick enough to notice a freed disk, slow enough not to
+// spin on a dead one. Retry timers are unref()ed: a failing recorder never keeps the process alive; the exit
+// drain makes the last attempt.
+const RETRY_MIN_MS = 50
+const RETRY_MAX_MS = 5000
+// The exit drain waits at most this long for a write already handed to the threadpool to land, so it can
+// continue exactly after it instead of writing the same bytes twice.
+const IN_FLIGHT_SETTLE_MS = 250
+
+/**
+ * Lock states. `off`: `lock: false`. `pending`: not (yet) ours, an attempt may be in flight. `owned`: we
+ * created the lock directory, proper-lockfile is still finishing. `held`: fully ours. `lost`: compromised
+ * while held, being taken again. `locked`: another writer holds it (final).
+ */
+type LockState = 'off' | 'pending' | 'owned' | 'held' | 'lost' | 'locked'
+
+interface Waiter {
+  readonly target: number
+  readonly resolve: (watermark: FlushWatermark) => void
+  readonly reject: (error: RecorderError) => void
+}
+
+/** The chunk being written: its bytes (a newline may be prepended) and how many are on disk. */
+interface Current {
+  readonly chunk: Chunk
+  readonly buffer: Buffer
+  written: number
+}
+
+/** A write handed to the threadpool and not yet called back. */
+interface InFlight {
+  readonly current: Current
+  /** Transcript size when the call was issued. */
+  readonly base: number
+  readonly length: number
+}
+
+/** A torn tail found by `resume`, to be quarantined before the first write. */
+interface PendingRepair {
+  readonly validLength: number
+  readonly tornBytes: number
+  /** uuid of the queued `recovered` record, whose text is completed once the repair has run. */
+  readonly uuid: string
+  readonly parentUuid: string | null
+  readonly timestamp: string
+}
+
+// Thrown inside the async loop when a synchronous drain took over its state meanwhile: the loop stops.
+// One shared instance, compared by identity; it never reaches a caller.
+const TAKEN_OVER = new Error('taken over by a synchronous drain')
+
+class SessionRecorder implements Recorder {
+  readonly sessionId: string
+  readonly filePath: string
+  readonly #o: ResolvedOptions
+  readonly #fs: RecorderFs
+  readonly #dir: string
+  readonly #sessionIdJson: string
+  readonly #queue = new RecordQueue()
+
+  #lastUuid: string | null = null
+  #recorded = 0
+  #accepting = true
+  #closing: Promise<void> | null = null
+  // close() finished: nothing is opened or locked again.
+  #closed = false
+
+  // The open transcript.
+  #fd: number | null = null
+  #ident: { readonly dev: number; readonly ino: number } | null = null
+  // Size of the transcript as our own writes left it: the exit drain compares it with fstat to learn how
+  // much of a write still in the threadpool has landed.
+  #fileSize = 0
+  // The file did not end with a newline when opened (a torn line): the next write starts with one.
+  #needsNewline = false
+  // Remembered only after a mkdir succeeded; an ENOENT at open forgets it.
+  #dirReady = false
+  #lastFileCheck = 0
+  // After a write error the path is checked before the next write, whatever the interval.
+  #suspectFile = false
+
+  #lockState: LockState
+  #lockAttempt: Promise<void> | null = null
+  #lockError: RecorderError | null = null
+  #release: (() => Promise<void>) | null = null
+  #regainedLock = false
+  #repair: PendingRepair | null = null
+
+  // The write loop.
+  #busy = false
+  #scheduled = false
+  #current: Current | null = null
+  #inFlight: InFlight | null = null
+  // Bumped by a synchronous drain; the async loop compares it after every await.
+  #epoch = 0
+  #failure: RecorderError | null = null
+  #fatal: RecorderError | null = null
+  #retryTimer: NodeJS.Timeout | null = null
+  #retryDelay = RETRY_MIN_MS
+  #warned = false
+  // Inside the exit listener: no later tick will run, so reports must be delivered synchronously.
+  #exiting = false
+
+  // Watermarks: written = handed to the OS; synced = covered by a completed fdatasync.
+  #written = 0
+  #writtenUuid: string | null = null
+  #synced = 0
+  #syncedUuid: string | null = null
+  #waiters: Waiter[] = []
+  #readyWaiters: Array<{ resolve: () => void; reject: (error: RecorderError) => void }> = []
+
+  #writes = 0
+  #bytesWritten = 0
+  #fsyncs = 0
+  #retries = 0
+  #errors = 0
+  #maxBatchRecords = 0
+  #overflowEvents = 0
+
+  readonly #unregisterExit: () => void
+
+  constructor(options: ResolvedOptions) {
+    this.#o = options
+    this.#fs = options.fs ?? nodeFs
+    this.sessionId = options.sessionId
+    this.#dir = path.resolve(options.dir)
+    this.filePath = path.join(this.#dir, transcriptFileName(options.sessionId))
+    this.#sessionIdJson = JSON.stringify(options.sessionId)
+    this.#lockState = options.lock ? 'pending' : 'off'
+    // Before the lock: a resume that cannot read the transcript throws here and must not leave a lock behind.
+    if (options.resume) this.#resumeFromTail()
+    if (options.lock) this.#setUpLockSync()
+    this.#unregisterExit = registerExitDrain(() => this.#drainOnExit())
+    this.#schedule()
+  }
+
+  get lastUuid(): string | null {
+    return this.#lastUuid
+  }
+
+  get persisted(): FlushWatermark {
+    return { uuid: this.#persistedUuid(), count: this.#persistedCount() }
+  }
+
+  get persistedUuid(): string | null {
+    return this.#persistedUuid()
+  }
+
+  record(type: string, data?: object, options?: RecordOptions): string {
+    if (!this.#accepting) {
+      throw new RecorderClosedError(
+        `Cannot record "${String(type)}": the recorder of session "${this.sessionId}" is closed`,
+      )
+    }
+    if (typeof type !== 'string' || type.length === 0) {
+      throw new InvalidRecordError(
+        `Expected record \`type\` to be a non-empty string, got \`${typeof type === 'string' ? '""' : String(type)}\` (${typeof type})`,
+      )
+    }
+    const parentUuid = this.#parentFor(options)
+    const uuid = randomUUID()
+    const line = serializeRecord(
+      { uuid, parentUuid, sessionIdJson: this.#sessionIdJson, timestamp: isoTimestamp(), type },
+      data,
+      this.#o.redact,
+    )
+    const overBound = this.#queue.pendingChars + line.length > this.#o.maxQueueBytes && !this.#queue.isEmpty
+    if (overBound && this.#o.overflow === 'throw') {
+      this.#overflowEvents++
+      throw new QueueFullError(
+        RecorderErrorCode.QUEUE_FULL,
+        `Record "${type}" refused: ${this.#queue.pendingChars} queued characters plus ${line.length} would exceed maxQueueBytes (${this.#o.maxQueueBytes})`,
+        this.#details(),
+      )
+    }
+    this.#queue.push(line, uuid)
+    this.#lastUuid = uuid
+    this.#recorded++
+    if (overBound) this.#onOverflow()
+    this.#schedule()
+    return uuid
+  }
+
+  flush(): Promise<FlushWatermark> {
+    if (this.#fatal !== null) return Promise.reject(this.#withCount(this.#fatal))
+    const target = this.#recorded
+    if (this.#satisfied(target)) return Promise.resolve(this.persisted)
+    return new Promise<FlushWatermark>((resolve, reject) => {
+      this.#waiters.push({ target, resolve, reject })
+      // A flush does not wait out a failure's backoff: it asks for an attempt now and reports its outcome.
+      if (this.#retryTimer !== null) this.#retryNow()
+      else this.#schedule()
+    })
+  }
+
+  flushSync(): FlushWatermark {
+    const ok = this.#drainSync(this.#o.fsync !== 'never')
+    const pending = this.#queue.pendingRecords
+    if (!ok || pending > 0) {
+      throw this.#withCount(
+        this.#fatal ??
+          this.#failure ??
+          new RecorderError(
+            RecorderErrorCode.WRITE_FAILED,
+            'flushSync() could not write every record',
+            this.#details(),
+          ),
+      )
+    }
+    return this.persisted
+  }
+
+  ready(): Promise<void> {
+    if (this.#fd !== null || this.#closed) return Promise.resolve()
+    if (this.#fatal !== null) return Promise.reject(this.#withCount(this.#fatal))
+    return new Promise((resolve, reject) => {
+      this.#readyWaiters.push({ resolve, reject })
+      if (this.#retryTimer !== null) this.#retryNow()
+      else this.#schedule()
+    })
+  }
+
+  close(): Promise<void> {
+    this.#accepting = false
+    this.#closing ??= this.#close().catch((error: unknown) => {
+      // A failed close can be retried: the records stay queued and the lock stays held.
+      this.#closing = null
+      throw error
+    })
+    return this.#closing
+  }
+
+  [Symbol.asyncDispose](): Promise<void> {
+    return this.close()
+  }
+
+  stats(): RecorderStats {
+    return {
+      recorded: this.#recorded,
+      persisted: this.#persistedCount(),
+      pendingRecords: this.#queue.pendingRecords,
+      pendingBytes: this.#queue.pendingChars,
+      writes: this.#writes,
+      bytesWritten: this.#bytesWritten,
+      fsyncs: this.#fsyncs,
+      retries: this.#retries,
+      errors: this.#errors,
+      maxBatchRecords: this.#maxBatchRecords,
+      overflowEvents: this.#overflowEvents,
+    }
+  }
+
+  // ---------------------------------------------------------------- record() helpers
+
+  #parentFor(options: RecordOptions | undefined): string | null {
+    if (options === undefined) return this.#lastUuid
+    if (options === null || typeof options !== 'object') {
+      throw new InvalidRecordError(
+        `Expected record \`options\` to be an object, got \`${String(options)}\` (${typeof options})`,
+      )
+    }
+    const parent = options.parentUuid
+    if (parent === undefined) return this.#lastUuid
+    if (parent !== null && (typeof parent !== 'string' || parent.length === 0)) {
+      throw new InvalidRecordError(
+        `Expected \`parentUuid\` to be a non-empty string or null, got \`${String(parent)}\` (${typeof parent})`,
+      )
+    }
+    return parent
+  }
+
+  #onOverflow(): void {
+    this.#overflowEvents++
+    // The default policy loses nothing: one synchronous drain brings the queue back under the bound. It is
+    // skipped while the recorder cannot write anyway (a failure is latched or the lock is not ours), so a
+    // dead disk does not cost a failing sync call per record; the records then stay queued past the bound.
+    if (this.#failure === null && this.#fatal === null && this.#lockIsOurs() && this.#drainSync(false)) return
+    const error = new RecorderError(
+      RecorderErrorCode.QUEUE_FULL,
+      `The queue of session "${this.sessionId}" is past maxQueueBytes (${this.#o.maxQueueBytes}) and cannot be written now; records stay queued`,
+      { ...this.#details(), cause: this.#failure ?? this.#fatal ?? undefined },
+    )
+    queueMicrotask(() => this.#report(error))
+  }
+
+  // ---------------------------------------------------------------- resume
+
+  #resumeFromTail(): void {
+    let tail: ReturnType<typeof inspectTailSync>
+    try {
+      // Bounded read from the end of the file: its cost depends on the last record's size, not the file's.
+      tail = inspectTailSync(this.filePath)
+    } catch (error) {
+      throw this.#error(
+        RecorderErrorCode.RESUME_FAILED,
+        'could not read the tail of the transcript to resume it',
+        error,
+      )
+    }
+    const last = tail.lastRecord?.uuid ?? null
+    this.#lastUuid = last
+    this.#writtenUuid = last
+    this.#syncedUuid = last
+    if (tail.tornBytes === 0) return
+    // The `recovered` record is queued now, first, so every later record chains onto it; its text is
+    // completed (with the quarantine path) once the repair has run, before anything is written.
+    const repair: PendingRepair = {
+      validLength: tail.validLength,
+      tornBytes: tail.tornBytes,
+      uuid: randomUUID(),
+      parentUuid: last,
+      timestamp: isoTimestamp(),
+    }
+    this.#repair = repair
+    this.#queue.push(this.#recoveredLine(repair, null, 0), repair.uuid)
+    this.#lastUuid = repair.uuid
+    this.#recorded++
+  }
+
+  #recoveredLine(repair: PendingRepair, quarantinePath: string | null, quarantinedBytes: number): string {
+    return serializeRecord(
+      {
+        uuid: repair.uuid,
+        parentUuid: repair.parentUuid,
+        sessionIdJson: this.#sessionIdJson,
+        timestamp: repair.timestamp,
+        type: RECOVERED_RECORD_TYPE,
+      },
+      {
+        reason: 'torn-tail',
+        tornBytes: repair.tornBytes,
+        validLength: repair.validLength,
+        quarantinePath,
+        quarantinedBytes,
+      },
+      undefined,
+    )
+  }
+
+  async #repairIfPending(epoch: number): Promise<void> {
+    const repair = this.#repair
+    if (repair === null) return
+    let result: { quarantinePath: string | null; quarantinedBytes: number }
+    try {
+      result = await this.#io(epoch, () => repairTornTail(this.filePath, { validLength: repair.validLength }))
+    } catch (error) {
+      this.#checkEpoch(epoch)
+      throw this.#error(
+        RecorderErrorCode.REPAIR_FAILED,
+        'could not quarantine the torn tail of the transcript',
+        error,
+      )
+    }
+    this.#checkEpoch(epoch)
+    this.#repair = null
+    this.#queue.replace(
+      repair.uuid,
+      this.#recoveredLine(repair, result.quarantinePath, result.quarantinedBytes),
+    )
+  }
+
+  #repairIfPendingSync(): void {
+    const repair = this.#repair
+    if (repair === null) return
+    this.#repair = null
+    try {
+      const result = repairTornTailSync(this.filePath, { validLength: repair.validLength })
+      this.#queue.replace(
+        repair.uuid,
+        this.#recoveredLine(repair, result.quarantinePath, result.quarantinedBytes),
+      )
+    } catch {
+      // At exit a failed repair must not stop the drain: the open step sees the torn last line and starts
+      // our first record on a new line, so nothing is glued; the `recovered` record says nothing was moved.
+    }
+  }
+
+  // ---------------------------------------------------------------- lock
+
+  #setUpLockSync(): void {
+    // The lock directory lives next to the transcript, so the directory must exist first. Both are done
+    // synchronously here, once, so that from the moment createRecorder returns the exit drain knows whether
+    // the session is ours; on failure the open step retries them asynchronously.
+    try {
+      this.#fs.mkdirSync(this.#dir, DIR_MODE)
+      this.#dirReady = true
+    } catch {
+      // Reported and retried by the asynchronous open step, which repeats the mkdir.
+      return
+    }
+    this.#startLock(true)
+  }
+
+  #startLock(sync: boolean): void {
+    this.#lockError = null
+    const attempt = attemptLock(this.filePath, {
+      staleMs: this.#o.lockStaleMs,
+      sync,
+      onCompromised: (error) => this.#onLockCompromised(error),
+    })
+    if (attempt.syncMkdirError === null) this.#lockState = 'owned'
+    // Both branches settle state instead of rethrowing: this promise may settle before anyone awaits it.
+    this.#lockAttempt = attempt.acquired.then(
+      (release) => {
+        this.#lockAttempt = null
+        this.#release = release
+        this.#lockState = 'held'
+      },
+      (error: unknown) => {
+        this.#lockAttempt = null
+        if (errorCode(error) === 'ELOCKED') {
+          this.#lockState = 'locked'
+          this.#lockError = new SessionLockedError({ ...this.#details(), cause: error })
+        } else {
+          this.#lockState = 'pending'
+          this.#lockError = this.#error(
+            RecorderErrorCode.LOCK_FAILED,
+            'could not take the session lock',
+            error,
+          )
+        }
+      },
+    )
+  }
+
+  async #ensureLock(epoch: number): Promise<void> {
+    const state = this.#lockState
+    if (state === 'off' || state === 'owned' || state === 'held') return
+    if (this.#lockAttempt === null) this.#startLock(false)
+    await this.#lockAttempt
+    this.#checkEpoch(epoch)
+    const lockState: LockState = this.#lockState
+    if (lockState === 'locked') throw this.#lockError ?? new SessionLockedError(this.#details())
+    if (lockState === 'pending' || lockState === 'lost') {
+      throw (
+        this.#lockError ??
+        this.#error(RecorderErrorCode.LOCK_FAILED, 'could not take the session lock', undefined)
+      )
+    }
+    if (this.#regainedLock) {
+      this.#regainedLock = false
+      await this.#verifyUntouched(epoch)
+    }
+  }
+
+  #onLockCompromised(error: Error): void {
+    // Called by proper-lockfile from a timer: never throw from here. Stop writing until the lock is ours
+    // again, and make sure nobody wrote meanwhile.
+    this.#lockState = 'lost'
+    this.#release = null
+    this.#regainedLock = true
+    this.#fail(this.#error(RecorderErrorCode.LOCK_COMPROMISED, 'lost the session lock', error))
+  }
+
+  async #verifyUntouched(epoch: number): Promise<void> {
+    if (this.#fd === null || this.#ident === null) return
+    const fd = this.#fd
+    const stats = await this.#io(epoch, () => this.#fs.fstat(fd))
+    this.#checkEpoch(epoch)
+    if (stats.size !== this.#fileSize) {
+      const error = this.#error(
+        RecorderErrorCode.LOCK_COMPROMISED,
+        `the transcript changed (${this.#fileSize} → ${stats.size} bytes) while the lock was not held; another writer may have forked the session`,
+        undefined,
+      )
+      this.#fatal = error
+      throw error
+    }
+  }
+
+  #lockIsOurs(): boolean {
+    const state = this.#lockState
+    return state === 'off' || state === 'owned' || state === 'held'
+  }
+
+  // ---------------------------------------------------------------- the write loop
+
+  #schedule(): void {
+    if (this.#busy || this.#scheduled || this.#retryTimer !== null || this.#fatal !== null || this.#closed)
+      return
+    this.#scheduled = true
+    // setImmediate, not a microtask: a synchronous burst of record() calls all lands in one write, and the
+    // encoding of that write runs as its own event-loop task instead of extending the caller's.
+    setImmediate(() => {
+      this.#scheduled = false
+      void this.#run()
+    })
+  }
+
+  #retryNow(): void {
+    if (this.#retryTimer !== null) clearTimeout(this.#retryTimer)
+    this.#retryTimer = null
+    this.#schedule()
+  }
+
+  async #run(): Promise<void> {
+    if (this.#busy) return
+    this.#busy = true
+    const epoch = this.#epoch
+    try {
+      await this.#loop(epoch)
+      this.#recovered()
+    } catch (error) {
+      // Taken over by a synchronous drain: the state is no longer this loop's to touch.
+      if (error === TAKEN_OVER) return
+      this.#fail(
+        error instanceof RecorderError
+          ? error
+          : this.#error(RecorderErrorCode.WRITE_FAILED, 'write loop failed', error),
+      )
+    } finally {
+      if (this.#epoch === epoch) this.#busy = false
+    }
+    if (this.#failure === null && this.#hasWork()) this.#schedule()
+  }
+
+  #hasWork(): boolean {
+    if (this.#closed) return false
+    return (
+      (this.#fd === null && this.#accepting) ||
+      !this.#queue.isEmpty ||
+      this.#current !== null ||
+      this.#waiters.length > 0
+    )
+  }
+
+  /** Runs one file-system call under the process-wide cap, unless a synchronous drain took over meanwhile. */
+  #io<T>(epoch: number, call: () => Promise<T>): Promise<T> {
+    return limited(() => (this.#epoch === epoch ? call() : Promise.reject(TAKEN_OVER)))
+  }
+
+  async #loop(epoch: number): Promise<void> {
+    for (;;) {
+      if (this.#fatal !== null) throw this.#fatal
+      await this.#ensureLock(epoch)
+      if (this.#fd === null) {
+        if (!this.#accepting && this.#queue.isEmpty && this.#current === null) return
+        await this.#openFile(epoch)
+      }
+      if (this.#current === null && this.#queue.isEmpty) {
+        if (await this.#syncForWaiters(epoch)) continue
+        this.#settleWaiters()
+        return
+      }
+      await this.#checkFileIfDue(epoch)
+      if (this.#fd === null) continue
+      this.#current ??= this.#take()
+      if (this.#current === null) continue
+      await this.#writeCurrent(epoch, this.#current)
+      if (this.#o.fsync === 'batch') await this.#fdatasync(epoch)
+      else await this.#syncForWaiters(epoch)
+      this.#settleWaiters()
+    }
+  }
+
+  #take(): Current | null {
+    const chunk = this.#queue.nextChunk(this.#o.maxWriteBytes)
+    if (chunk === null) return null
+    let buffer = chunk.buffer
+    if (this.#needsNewline) {
+      // Terminate a torn last line so our first record starts on a line of its own.
+      buffer = Buffer.concat([Buffer.of(NEWLINE), buffer])
+      this.#needsNewline = false
+    }
+    return { chunk, buffer, written: 0 }
+  }
+
+  async #writeCurrent(epoch: number, current: Current): Promise<void> {
+    const fd = this.#fd!
+    let transientFailures = 0
+    while (current.written < current.buffer.length) {
+      const offset = current.written
+      const length = current.buffer.length - offset
+      let written: number
+      try {
+        written = await this.#io(epoch, () => {
+          // Recorded when the call is really issued (not while it waits for the cap) for the exit drain.
+          this.#inFlight = { current, base: this.#fileSize, length }
+          return this.#fs.write(fd, current.buffer, offset, length)
+        })
+      } catch (error) {
+        this.#checkEpoch(epoch)
+        this.#inFlight = null
+        if (isTransient(error) && transientFailures < TRANSIENT_RETRIES) {
+          this.#retries++
+          await delay(TRANSIENT_FIRST_DELAY_MS << transientFailures++)
+          this.#checkEpoch(epoch)
+          continue
+        }
+        this.#suspectFile = true
+        if (errorCode(error) === 'EBADF') this.#forgetFd()
+        throw this.#error(RecorderErrorCode.WRITE_FAILED, 'write to the transcript failed', error)
+      }
+      this.#checkEpoch(epoch)
+      this.#inFlight = null
+      this.#writes++
+      this.#bytesWritten += written
+      this.#fileSize += written
+      current.written += written
+      if (written === 0) {
+        // A zero-byte write would otherwise loop forever (sonic-boom #162): treat it like a transient error.
+        if (transientFailures >= TRANSIENT_RETRIES) {
+          throw this.#error(RecorderErrorCode.WRITE_FAILED, 'the transcript accepted no bytes', undefined)
+        }
+        this.#retries++
+        await delay(TRANSIENT_FIRST_DELAY_MS << transientFailures++)
+        this.#checkEpoch(epoch)
+      }
+    }
+    this.#commit(current)
+  }
+
+  #commit(current: Current): void {
+    this.#current = null
+    this.#queue.commit(current.chunk)
+    const { completes, lastUuid } = current.chunk
+    if (completes > 0) {
+      this.#written += completes
+      this.#writtenUuid = lastUuid
+      if (completes > this.#maxBatchRecords) this.#maxBatchRecords = completes
+    }
+  }
+
+  /** One fdatasync if a flush() waits for records that are written but not yet synced. */
+  async #syncForWaiters(epoch: number): Promise<boolean> {
+    if (this.#o.fsync === 'never' || this.#synced >= this.#written) return false
+    const written = this.#written
+    if (!this.#waiters.some((waiter) => waiter.target <= written && waiter.target > this.#synced))
+      return false
+    await this.#fdatasync(epoch)
+    return true
+  }
+
+  async #fdatasync(epoch: number): Promise<void> {
+    const fd = this.#fd!
+    const written = this.#written
+    const writtenUuid = this.#writtenUuid
+    let transientFailures = 0
+    for (;;) {
+      try {
+        await this.#io(epoch, () => this.#fs.fdatasync(fd))
+        break
+      } catch (error) {
+        this.#checkEpoch(epoch)
+        if (isTransient(error) && transientFailures < TRANSIENT_RETRIES) {
+          this.#retries++
+          await delay(TRANSIENT_FIRST_DELAY_MS << transientFailures++)
+          this.#checkEpoch(epoch)
+          continue
+        }
+        throw this.#error(RecorderErrorCode.FSYNC_FAILED, 'fdatasync of the transcript failed', error)
+      }
+    }
+    this.#checkEpoch(epoch)
+    this.#fsyncs++
+    this.#synced = written
+    this.#syncedUuid = writtenUuid
+  }
+
+  async #openFile(epoch: number): Promise<void> {
+    if (!this.#dirReady) {
+      try {
+        await this.#io(epoch, () => this.#fs.mkdir(this.#dir, DIR_MODE))
+      } catch (error) {
+        this.#checkEpoch(epoch)
+        throw this.#error(RecorderErrorCode.DIR_FAILED, `could not create the directory ${this.#dir}`, error)
+      }
+      this.#checkEpoch(epoch)
+      this.#dirReady = true
+    }
+    await this.#repairIfPending(epoch)
+    let fd: number
+    try {
+      fd = await this.#io(epoch, () => this.#fs.open(this.filePath, OPEN_FLAGS, FILE_MODE))
+    } catch (error) {
+      this.#checkEpoch(epoch)
+      // The directory may have been removed since it was created: create it again on the next attempt.
+      if (errorCode(error) === 'ENOENT') this.#dirReady = false
+      throw this.#error(RecorderErrorCode.OPEN_FAILED, 'could not open the transcript', error)
+    }
+    if (this.#epoch !== epoch) {
+      // A synchronous drain opened its own descriptor meanwhile; this one is surplus.
+      void this.#fs.close(fd).catch(ignore)
+      throw TAKEN_OVER
+    }
+    try {
+      const stats = await this.#io(epoch, () => this.#fs.fstat(fd))
+      let endsWithNewline = true
+      if (stats.size > 0) {
+        const last = Buffer.alloc(1)
+        await this.#io(epoch, () => this.#fs.read(fd, last, 0, 1, stats.size - 1))
+        endsWithNewline = last[0] === NEWLINE
+      }
+      this.#checkEpoch(epoch)
+      this.#adoptFd(fd, stats, endsWithNewline)
+    } catch (error) {
+      void this.#fs.close(fd).catch(ignore)
+      if (error === TAKEN_OVER) throw error
+      throw this.#error(RecorderErrorCode.OPEN_FAILED, 'could not inspect the opened transcript', error)
+    }
+  }
+
+  #adoptFd(fd: number, stats: { dev: number; ino: number; size: number }, endsWithNewline: boolean): void {
+    const previous = this.#ident
+    if (previous !== null && (previous.dev !== stats.dev || previous.ino !== stats.ino)) {
+      // A new file: whatever part of the current chunk went into the old one is written again, whole.
+      this.#current = null
+      this.#queue.rewindHead()
+    }
+    this.#fd = fd
+    this.#ident = { dev: stats.dev, ino: stats.ino }
+    this.#fileSize = stats.size
+    this.#needsNewline = !endsWithNewline
+    this.#lastFileCheck = Date.now()
+    this.#suspectFile = false
+    for (const waiter of this.#readyWaiters.splice(0)) waiter.resolve()
+  }
+
+  #forgetFd(): void {
+    const fd = this.#fd
+    this.#fd = null
+    if (fd !== null) void this.#fs.close(fd).catch(ignore)
+  }
+
+  /**
+   * Before a write, at most every `fileCheckIntervalMs` (and always after an error): does the path still
+   * name the file we hold open? If it was deleted or replaced, writing on would fill an unlinked inode, so
+   * the descriptor is dropped and the loop opens (creates) the transcript again.
+   */
+  async #checkFileIfDue(epoch: number): Promise<void> {
+    const interval = this.#o.fileCheckIntervalMs
+    const now = Date.now()
+    if (!this.#suspectFile && interval > 0 && now - this.#lastFileCheck < interval) return
+    let replaced: boolean
+    try {
+      const stats = await this.#io(epoch, () => this.#fs.lstat(this.filePath))
+      replaced = stats.isSymbolicLink || stats.ino !== this.#ident?.ino || stats.dev !== this.#ident.dev
+    } catch (error) {
+      this.#checkEpoch(epoch)
+      if (errorCode(error) !== 'ENOENT')
+        throw this.#error(RecorderErrorCode.OPEN_FAILED, 'could not check the transcript path', error)
+      replaced = true
+    }
+    this.#checkEpoch(epoch)
+    this.#lastFileCheck = now
+    this.#suspectFile = false
+    if (!replaced) return
+    this.#report(
+      this.#error(
+        RecorderErrorCode.TRANSCRIPT_REPLACED,
+        'the transcript was deleted or replaced while open; records written to it since the last check are lost with it; recreating it',
+        undefined,
+      ),
+    )
+    this.#forgetFd()
+  }
+
+  #checkEpoch(epoch: number): void {
+    if (this.#epoch !== epoch) throw TAKEN_OVER
+  }
+
+  // ---------------------------------------------------------------- failures
+
+  #fail(error: RecorderError): void {
+    this.#errors++
+    const first = this.#failure === null
+    this.#failure = error
+    this.#report(error, first)
+    for (const waiter of this.#waiters.splice(0)) waiter.reject(this.#withCount(error))
+    for (const waiter of this.#readyWaiters.splice(0)) waiter.reject(this.#withCount(error))
+    if (
+      error instanceof SessionLockedError ||
+      (error.code === RecorderErrorCode.LOCK_COMPROMISED && this.#fatal === error)
+    ) {
+      this.#fatal = error
+      return
+    }
+    if (this.#retryTimer !== null) clearTimeout(this.#retryTimer)
+    this.#retries++
+    this.#retryTimer = setTimeout(() => {
+      this.#retryTimer = null
+      this.#schedule()
+    }, this.#retryDelay)
+    // A failing recorder must not keep the process alive; the exit drain makes the last attempt.
+    this.#retryTimer.unref()
+    this.#retryDelay = Math.min(this.#retryDelay * 2, RETRY_MAX_MS)
+  }
+
+  #recovered(): void {
+    if (this.#retryTimer !== null) clearTimeout(this.#retryTimer)
+    this.#retryTimer = null
+    this.#failure = null
+    this.#warned = false
+    this.#retryDelay = RETRY_MIN_MS
+  }
+
+  #report(error: RecorderError, firstOfEpisode = true): void {
+    const onError = this.#o.onError
+    if (onError === undefined) {
+      // Never silent: without a handler, the first failure of each episode becomes a process warning.
+      if (firstOfEpisode && !this.#warned) {
+        this.#warned = true
+        if (this.#exiting) writeStderr(`${error.name} [${error.code}]: ${error.message}\n`)
+        else process.emitWarning(error)
+      }
+      return
+    }
+    try {
+      onError(error)
+    } catch {
+      // The handler's own failure must not break the write loop; the error itself was delivered.
+    }
+  }
+
+  #error(code: RecorderErrorCode, what: string, cause: unknown): RecorderError {
+    const reason = cause instanceof Error ? `: ${cause.message}` : ''
+    return new RecorderError(code, `Session "${this.sessionId}": ${what}${reason}`, {
+      ...this.#details(),
+      cause,
+    })
+  }
+
+  /** The same error, restated with the count of records unwritten now. */
+  #withCount(error: RecorderError): RecorderError {
+    const unwritten = this.#unwritten()
+    const details = {
+      sessionId: this.sessionId,
+      filePath: this.filePath,
+      unwrittenRecords: unwritten,
+      cause: error,
+    }
+    if (error instanceof SessionLockedError) return new SessionLockedError({ ...details, cause: error.cause })
+    return new RecorderError(error.code, `${unwritten} record(s) not persisted: ${error.message}`, details)
+  }
+
+  #details(): { sessionId: string; filePath: string; unwrittenRecords: number } {
+    return { sessionId: this.sessionId, filePath: this.filePath, unwrittenRecords: this.#unwritten() }
+  }
+
+  #unwritten(): number {
+    return this.#recorded - (this.#o.fsync === 'never' ? this.#written : this.#synced)
+  }
+
+  // ---------------------------------------------------------------- watermarks
+
+  #persistedCount(): number {
+    return this.#o.fsync === 'batch' ? this.#synced : this.#written
+  }
+
+  #persistedUuid(): string | null {
+    return this.#o.fsync === 'batch' ? this.#syncedUuid : this.#writtenUuid
+  }
+
+  #satisfied(target: number): boolean {
+    return (this.#o.fsync === 'never' ? this.#written : this.#synced) >= target
+  }
+
+  #settleWaiters(): void {
+    if (this.#waiters.length === 0) return
+    const watermark = this.persisted
+    const waiting: Waiter[] = []
+    for (const waiter of this.#waiters) {
+      if (this.#satisfied(waiter.target)) waiter.resolve(watermark)
+      else waiting.push(waiter)
+    }
+    this.#waiters = waiting
+  }
+
+  // ---------------------------------------------------------------- synchronous drains
+
+  /**
+   * Writes everything queued with synchronous calls: the exit safety net, `flushSync()` and the overflow
+   * policy. It takes over the async loop's state (bumping the epoch so the loop stops when its pending call
+   * returns), first letting a write already in the threadpool land so that nothing is written twice.
+   * Returns whether the queue is empty afterwards; never throws.
+   */
+  #drainSync(sync: boolean): boolean {
+    if (this.#queue.isEmpty && this.#current === null && (!sync || this.#synced >= this.#written)) return true
+    if (this.#fatal !== null || !this.#lockIsOurs()) return false
+    this.#epoch++
+    this.#scheduled = false
+    try {
+      if (this.#fd === null) this.#openSync()
+      this.#settleInFlightSync()
+      for (;;) {
+        this.#current ??= this.#take()
+        if (this.#current === null) break
+        this.#writeCurrentSync(this.#current)
+      }
+      if ((sync || this.#o.fsync === 'batch') && this.#synced < this.#written) {
+        try {
+          this.#fs.fdatasyncSync(this.#fd!)
+        } catch (error) {
+          throw this.#error(RecorderErrorCode.FSYNC_FAILED, 'fdatasync of the transcript failed', error)
+        }
+        this.#fsyncs++
+        this.#synced = this.#written
+        this.#syncedUuid = this.#writtenUuid
+      }
+      this.#recovered()
+      this.#settleWaiters()
+      return true
+    } catch (error) {
+      const failure =
+        error instanceof RecorderError
+          ? error
+          : this.#error(RecorderErrorCode.WRITE_FAILED, 'synchronous write failed', error)
+      this.#fail(failure)
+      return false
+    } finally {
+      // The async loop (if one was waiting on a call) stops at its next await; let a new one start later.
+      this.#busy = false
+    }
+  }
+
+  #openSync(): void {
+    if (!this.#dirReady) {
+      try {
+        this.#fs.mkdirSync(this.#dir, DIR_MODE)
+      } catch (error) {
+        throw this.#error(RecorderErrorCode.DIR_FAILED, `could not create the directory ${this.#dir}`, error)
+      }
+      this.#dirReady = true
+    }
+    this.#repairIfPendingSync()
+    let fd: number
+    try {
+      fd = this.#fs.openSync(this.filePath, OPEN_FLAGS, FILE_MODE)
+    } catch (error) {
+      if (errorCode(error) === 'ENOENT') this.#dirReady = false
+      throw this.#error(RecorderErrorCode.OPEN_FAILED, 'could not open the transcript', error)
+    }
+    try {
+      const stats = this.#fs.fstatSync(fd)
+      let endsWithNewline = true
+      if (stats.size > 0) {
+        const last = Buffer.alloc(1)
+        this.#fs.readSync(fd, last, 0, 1, stats.size - 1)
+        endsWithNewline = last[0] === NEWLINE
+      }
+      this.#adoptFd(fd, stats, endsWithNewline)
+    } catch (error) {
+      try {
+        this.#fs.closeSync(fd)
+      } catch {
+        // The descriptor is being abandoned anyway.
+      }
+      throw this.#error(RecorderErrorCode.OPEN_FAILED, 'could not inspect the opened transcript', error)
+    }
+  }
+
+  /**
+   * A write handed to the threadpool cannot be cancelled, and its callback will never run if the process is
+   * exiting. Its effect is visible in the file size, though (we are the only writer: the lock): wait,
+   * bounded, until the size shows it landed, then continue right after it. If it has not started by the
+   * deadline it is written here; should the threadpool still run it before the process ends, those bytes
+   * would appear twice (the reader reports duplicate uuids) — lost records would be worse.
+   */
+  #settleInFlightSync(): void {
+    const inFlight = this.#inFlight
+    if (inFlight === null || this.#fd === null) return
+    this.#inFlight = null
+    const deadline = Date.now() + IN_FLIGHT_SETTLE_MS
+    let landed = 0
+    for (;;) {
+      landed = Math.min(Math.max(this.#fs.fstatSync(this.#fd).size - inFlight.base, 0), inFlight.length)
+      if (landed >= inFlight.length || Date.now() >= deadline) break
+      sleepSync(1)
+    }
+    this.#fileSize = inFlight.base + landed
+    this.#bytesWritten += landed
+    if (landed > 0) this.#writes++
+    inFlight.current.written += landed
+  }
+
+  #writeCurrentSync(current: Current): void {
+    const fd = this.#fd!
+    let transientFailures = 0
+    while (current.written < current.buffer.length) {
+      let written: number
+      try {
+        written = this.#fs.writeSync(
+          fd,
+          current.buffer,
+          current.written,
+          current.buffer.length - current.written,
+        )
+      } catch (error) {
+        if (isTransient(error) && transientFailures < TRANSIENT_RETRIES) {
+          this.#retries++
+          sleepSync(TRANSIENT_FIRST_DELAY_MS << transientFailures++)
+          continue
+        }
+        this.#suspectFile = true
+        throw this.#error(RecorderErrorCode.WRITE_FAILED, 'write to the transcript failed', error)
+      }
+      this.#writes++
+      this.#bytesWritten += written
+      this.#fileSize += written
+      current.written += written
+      if (written === 0) {
+        if (transientFailures >= TRANSIENT_RETRIES) {
+          throw this.#error(RecorderErrorCode.WRITE_FAILED, 'the transcript accepted no bytes', undefined)
+        }
+        this.#retries++
+        sleepSync(TRANSIENT_FIRST_DELAY_MS << transientFailures++)
+      }
+    }
+    this.#commit(current)
+  }
+
+  #drainOnExit(): void {
+    this.#exiting = true
+    const hadWork = !this.#queue.isEmpty || this.#current !== null
+    if (hadWork && !this.#drainSync(false) && this.#fatal === null) {
+      this.#report(
+        this.#error(
+          RecorderErrorCode.WRITE_FAILED,
+          `the process is exiting and ${this.#queue.pendingRecords} record(s) could not be written`,
+          this.#failure ?? undefined,
+        ),
+      )
+    }
+    // proper-lockfile removes the locks it registered on exit; one whose registration had not finished
+    // (exit right after createRecorder) is ours to remove.
+    if (this.#lockState === 'owned') removeLockDirSync(this.filePath)
+  }
+
+  // ---------------------------------------------------------------- close
+
+  async #close(): Promise<void> {
+    try {
+      await this.flush()
+    } catch (error) {
+      if (!(error instanceof SessionLockedError)) throw error
+      // Never ours: nothing to write, nothing to release; report it all the same.
+      this.#unregisterExit()
+      throw error
+    }
+    this.#unregisterExit()
+    this.#closed = true
+    const fd = this.#fd
+    this.#fd = null
+    if (fd !== null) await this.#fs.close(fd).catch(ignore)
+    // A lock whose registration is still finishing is released once it has finished.
+    if (this.#lockAttempt !== null) await this.#lockAttempt
+    const release = this.#release
+    this.#release = null
+    if (release !== null) await release().catch(ignore)
+  }
+}
+
+function writeStderr(text: string): void {
+  try {
+    process.stderr.write(text)
+  } catch {
+    // stderr itself may be gone (EPIPE) at exit; there is nowhere left to report to.
+  }
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms))
+}
+
+function ignore(): void {
+  // Closing or releasing something already gone or broken: nothing left to do.
+}
+
+/**
+ * Creates the recorder of one session. Synchronous: validates the options (a bad one is a `TypeError`),
+ * creates the directory and takes the lock's directory (on failure both are retried asynchronously and
+ * reported), and starts opening the transcript in the background. From then on no call makes a
+ * synchronous file-system call, except `flushSync()`, the `drain-sync` overflow policy and the exit drain.
+ */
+export function createRecorder(options: RecorderOptions): Recorder {
+  return new SessionRecorder(resolveOptions(options))
+}

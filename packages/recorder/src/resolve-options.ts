@@ -1,0 +1,96 @@
+import { randomUUID } from 'node:crypto'
+
+import { invalidArgument } from './invalid-argument.js'
+import {
+  DEFAULT_FILE_CHECK_INTERVAL_MS,
+  DEFAULT_LOCK_STALE_MS,
+  DEFAULT_MAX_QUEUE_BYTES,
+  DEFAULT_MAX_WRITE_BYTES,
+  DEFAULT_META_DEBOUNCE_MS,
+  MIN_LOCK_STALE_MS,
+  type RecorderOptions,
+  type ResolvedOptions,
+} from './options.js'
+import { isValidSessionId } from './record-format.js'
+
+const FSYNC_MODES = ['never', 'flush', 'batch'] as const
+const OVERFLOW_POLICIES = ['drain-sync', 'throw'] as const
+// Below this a single ordinary record could not fit a write without being split.
+const MIN_WRITE_BYTES = 1024
+
+/** Validates every option synchronously, at the boundary, and fills in the defaults. */
+export function resolveOptions(options: RecorderOptions): ResolvedOptions {
+  if (options === null || typeof options !== 'object') throw invalidArgument('options', 'an object', options)
+  const { dir } = options
+  if (typeof dir !== 'string' || dir.length === 0) throw invalidArgument('dir', 'a non-empty string', dir)
+  if (dir.includes('\0')) throw invalidArgument('dir', 'a path without NUL bytes', dir)
+
+  const resume = optionalBoolean('resume', options.resume, false)
+  if (resume && options.sessionId === undefined) {
+    throw invalidArgument('sessionId', 'the id of the session to resume when `resume` is true', undefined)
+  }
+  const sessionId = options.sessionId === undefined ? randomUUID() : options.sessionId
+  if (!isValidSessionId(sessionId)) {
+    throw invalidArgument(
+      'sessionId',
+      'letters, digits, `.`, `_` or `-`, starting with a letter or digit, at most 128 characters, without `..`',
+      sessionId,
+    )
+  }
+
+  return {
+    dir,
+    sessionId,
+    resume,
+    fsync: oneOf('fsync', options.fsync, FSYNC_MODES, 'flush'),
+    lock: optionalBoolean('lock', options.lock, true),
+    lockStaleMs: integerAtLeast('lockStaleMs', options.lockStaleMs, MIN_LOCK_STALE_MS, DEFAULT_LOCK_STALE_MS),
+    maxQueueBytes: integerAtLeast('maxQueueBytes', options.maxQueueBytes, 1, DEFAULT_MAX_QUEUE_BYTES),
+    overflow: oneOf('overflow', options.overflow, OVERFLOW_POLICIES, 'drain-sync'),
+    maxWriteBytes: integerAtLeast(
+      'maxWriteBytes',
+      options.maxWriteBytes,
+      MIN_WRITE_BYTES,
+      DEFAULT_MAX_WRITE_BYTES,
+    ),
+    fileCheckIntervalMs: integerAtLeast(
+      'fileCheckIntervalMs',
+      options.fileCheckIntervalMs,
+      0,
+      DEFAULT_FILE_CHECK_INTERVAL_MS,
+    ),
+    meta: optionalBoolean('meta', options.meta, true),
+    metaDebounceMs: integerAtLeast('metaDebounceMs', options.metaDebounceMs, 0, DEFAULT_META_DEBOUNCE_MS),
+    onError: optionalFunction('onError', options.onError),
+    redact: optionalFunction('redact', options.redact),
+    fs: options.fs,
+  }
+}
+
+function optionalBoolean(name: string, value: unknown, fallback: boolean): boolean {
+  if (value === undefined) return fallback
+  if (typeof value !== 'boolean') throw invalidArgument(name, 'a boolean', value)
+  return value
+}
+
+function oneOf<const T extends string>(name: string, value: unknown, allowed: readonly T[], fallback: T): T {
+  if (value === undefined) return fallback
+  if (typeof value !== 'string' || !(allowed as readonly string[]).includes(value)) {
+    throw invalidArgument(name, `one of ${allowed.map((a) => `'${a}'`).join(', ')}`, value)
+  }
+  return value as T
+}
+
+function integerAtLeast(name: string, value: unknown, min: number, fallback: number): number {
+  if (value === undefined) return fallback
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < min) {
+    throw invalidArgument(name, `an integer >= ${min}`, value)
+  }
+  return value
+}
+
+function optionalFunction<F>(name: string, value: F | undefined): F | undefined {
+  if (value === undefined) return undefined
+  if (typeof value !== 'function') throw invalidArgument(name, 'a function', value)
+  return value
+}

@@ -1,0 +1,93 @@
+import fs from 'node:fs'
+import { createRequire } from 'node:module'
+
+import type * as ProperLockfile from 'proper-lockfile'
+
+/**
+ * The session's single-writer lock, taken with proper-lockfile (an atomic `mkdir` of `<file>.lock`, kept
+ * fresh by an mtime heartbeat). The `mkdir` itself is done synchronously inside `createRecorder`, so the
+ * moment it returns the recorder knows whether it owns the session — which the exit drain relies on: it may
+ * write only when the lock is ours, and an asynchronous `mkdir` still in flight would leave that unknown.
+ * Everything after (mtime probe, stale check, heartbeat) stays asynchronous.
+ */
+
+// proper-lockfile registers signal-exit handlers when it is loaded, so it is loaded on first use only:
+// importing this package must not touch the process.
+let lockfile: typeof ProperLockfile | undefined
+function load(): typeof ProperLockfile {
+  lockfile ??= createRequire(import.meta.url)('proper-lockfile') as typeof ProperLockfile
+  return lockfile
+}
+
+let syncMkdir = false
+let lastSyncMkdir: { error: NodeJS.ErrnoException | null } | undefined
+
+// One adapter for the whole process: proper-lockfile caches the file system's mtime precision on it.
+const lockFs = {
+  ...fs,
+  mkdir(path: string, callback: (error: NodeJS.ErrnoException | null) => void): void {
+    if (!syncMkdir) {
+      fs.mkdir(path, callback)
+      return
+    }
+    let error: NodeJS.ErrnoException | null = null
+    try {
+      fs.mkdirSync(path)
+    } catch (caught) {
+      error = caught as NodeJS.ErrnoException
+    }
+    lastSyncMkdir = { error }
+    callback(error)
+  },
+}
+
+export interface LockAttempt {
+  /** Resolves to the release function once the lock is fully taken; rejects (`code: 'ELOCKED'`) if held. */
+  readonly acquired: Promise<() => Promise<void>>
+  /**
+   * Outcome of the `mkdir` done synchronously during the call: `null` = we created the lock directory;
+   * an error (`EEXIST`: someone holds it, pending the stale check); `undefined` = not attempted synchronously.
+   */
+  readonly syncMkdirError: NodeJS.ErrnoException | null | undefined
+}
+
+export interface LockSettings {
+  readonly staleMs: number
+  readonly onCompromised: (error: Error) => void
+  /** Do the lock directory's `mkdir` synchronously, inside this call. */
+  readonly sync: boolean
+}
+
+export function lockPathOf(filePath: string): string {
+  return `${filePath}.lock`
+}
+
+/** Starts taking the lock of `filePath` (which need not exist; its directory must). */
+export function attemptLock(filePath: string, settings: LockSettings): LockAttempt {
+  const { lock } = load()
+  syncMkdir = settings.sync
+  lastSyncMkdir = undefined
+  let acquired: Promise<() => Promise<void>>
+  try {
+    acquired = lock(filePath, {
+      realpath: false,
+      stale: settings.staleMs,
+      fs: lockFs,
+      // proper-lockfile's default throws from inside a timer, which would crash the host process.
+      onCompromised: settings.onCompromised,
+    })
+  } finally {
+    syncMkdir = false
+  }
+  const outcome = lastSyncMkdir as { error: NodeJS.ErrnoException | null } | undefined
+  return { acquired, syncMkdirError: outcome === undefined ? undefined : outcome.error }
+}
+
+/** Removes a lock directory we created but proper-lockfile has not registered yet (exit before its probe). */
+export function removeLockDirSync(filePath: string): void {
+  try {
+    fs.rmdirSync(lockPathOf(filePath))
+  } catch {
+    // Already gone, or never ours: nothing to undo.
+  }
+}

