@@ -1,0 +1,60 @@
+import { appendFile, writeFile } from 'node:fs/promises'
+import path from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { runCli, startCli } from './helpers/cli.js'
+import { makeChain, makeRecord, toJsonl, withTempDir } from './helpers/records.js'
+
+/** Resolves once `predicate` holds for the text collected so far (bounded by the test timeout). */
+function waitFor(read: () => string, predicate: (text: string) => boolean): Promise<void> {
+  return new Promise((resolve) => {
+    const check = () => (predicate(read()) ? resolve() : setTimeout(check, 20))
+    check()
+  })
+}
+
+describe('sessiontape tail prints the last records and follows a live session', () => {
+  it('prints the last -n records and exits without -f', async () => {
+    await withTempDir(async (dir) => {
+      const file = path.join(dir, 's1.jsonl')
+      await writeFile(file, toJsonl(makeChain(5)))
+      const { code, stdout } = await runCli('tail', '-n', '2', file)
+      expect(code).toBe(0)
+      expect(stdout).toBe(
+        '4: 2026-01-01 00:00:03Z message: record 3\n5: 2026-01-01 00:00:04Z message: record 4\n',
+      )
+    })
+  })
+
+  it('with -f prints each appended record once its line is complete, and stops cleanly on SIGTERM', async () => {
+    await withTempDir(async (dir) => {
+      const file = path.join(dir, 's1.jsonl')
+      await writeFile(file, toJsonl(makeChain(3)))
+      const child = startCli('tail', '-f', '--json', '-n', '1', file)
+      let stdout = ''
+      child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()))
+      const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)))
+      await waitFor(
+        () => stdout,
+        (text) => text.includes('"u2"'),
+      )
+      // A record written in two pieces, like a write in progress: nothing until the newline.
+      const next = JSON.stringify(makeRecord(3, 'u2'))
+      await appendFile(file, next.slice(0, 40))
+      await new Promise((resolve) => setTimeout(resolve, 600))
+      expect(stdout).not.toContain('"u3"')
+      await appendFile(file, `${next.slice(40)}\n${JSON.stringify(makeRecord(4, 'u3'))}\n`)
+      await waitFor(
+        () => stdout,
+        (text) => text.includes('"u4"'),
+      )
+      child.kill('SIGTERM')
+      expect(await exited).toBe(0)
+      expect(
+        stdout
+          .trim()
+          .split('\n')
+          .map((l) => (JSON.parse(l) as { uuid: string }).uuid),
+      ).toEqual(['u2', 'u3', 'u4'])
+    })
+  })
+})
