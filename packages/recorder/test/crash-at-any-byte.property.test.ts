@@ -1,0 +1,107 @@
+import { readdir, readFile, truncate } from 'node:fs/promises'
+import path from 'node:path'
+import fc from 'fast-check'
+import { describe, expect, it } from 'vitest'
+import { activeBranch, createRecorder, inspectTailSync, readSession } from '../src/index.js'
+import { withTempDir } from './helpers/records.js'
+
+const NEWLINE = 0x0a
+
+/** Text that stresses the reader: quotes, `}{`, escaped newlines, U+2028, NUL, emoji. */
+const text = fc.oneof(
+  fc.string({ maxLength: 40 }),
+  fc.string({ unit: 'grapheme', maxLength: 20 }),
+  fc.constantFrom('}{', '"}{"uuid":"x"}', 'line\nbreak', '\u2028\u2029', '\0\0', '{"uuid":', '😀'.repeat(30)),
+)
+const entry = fc.record({
+  type: fc.constantFrom('user', 'assistant', 'tool_result', 'x-from-the-future'),
+  data: fc.record({ text, n: fc.integer() }, { requiredKeys: ['text'] }),
+})
+const session = fc.array(entry, { minLength: 1, maxLength: 12 })
+/**
+ * Where the crash lands: a fraction of the file size, optionally snapped to the nearest line end and
+ * nudged by a byte or two, so cuts right before and after a newline are tried as often as cuts mid-line.
+ */
+const crashPoint = fc.record({
+  fraction: fc.double({ min: 0, max: 1, noNaN: true }),
+  snap: fc.boolean(),
+  nudge: fc.integer({ min: -2, max: 2 }),
+})
+
+function crashOffset(
+  bytes: Buffer,
+  { fraction, snap, nudge }: { fraction: number; snap: boolean; nudge: number },
+): number {
+  const raw = Math.round(fraction * bytes.length)
+  if (!snap) return raw
+  const next = bytes.indexOf(NEWLINE, raw)
+  const end = next === -1 ? bytes.length : next + 1
+  return Math.min(bytes.length, Math.max(0, end + nudge))
+}
+
+/** End of the last complete line at or before `offset`. */
+function lineBoundary(bytes: Buffer, offset: number): number {
+  return offset === 0 ? 0 : bytes.lastIndexOf(NEWLINE, offset - 1) + 1
+}
+
+describe('crash at any byte: the transcript reads back as a prefix, and resume appends cleanly', () => {
+  it('holds for any sequence of records and any truncation point', async () => {
+    await fc.assert(
+      fc.asyncProperty(session, crashPoint, async (entries, point) => {
+        await withTempDir(async (dir) => {
+          const writer = createRecorder({ dir, sessionId: 'prop', fsync: 'never', meta: false })
+          for (const { type, data } of entries) writer.record(type, data)
+          await writer.close()
+          const file = writer.filePath
+          const bytes = await readFile(file)
+          const full = await readSession(file)
+          expect(full.problems).toEqual([])
+          expect(full.records).toHaveLength(entries.length)
+
+          // The crash: everything after `offset` never reached the disk.
+          const offset = crashOffset(bytes, point)
+          await truncate(file, offset)
+          const boundary = lineBoundary(bytes, offset)
+          const kept = bytes.subarray(0, boundary).filter((b) => b === NEWLINE).length
+          const torn = offset > boundary
+
+          const crashed = await readSession(file)
+          expect(crashed.records).toEqual(full.records.slice(0, kept))
+          expect(crashed.problems.map((p) => p.kind)).toEqual(torn ? ['torn-tail'] : [])
+          const tail = inspectTailSync(file)
+          expect(tail).toMatchObject({ validLength: boundary, tornBytes: offset - boundary })
+          expect(tail.lastRecord?.uuid ?? null).toBe(crashed.lastUuid)
+
+          const resumed = createRecorder({
+            dir,
+            sessionId: 'prop',
+            resume: true,
+            fsync: 'never',
+            meta: false,
+          })
+          const added = resumed.record('user', { text: 'after the crash' })
+          await resumed.close()
+
+          const after = await readSession(file)
+          expect(after.problems).toEqual([])
+          expect(after.records.slice(0, kept)).toEqual(crashed.records)
+          const appended = after.records.slice(kept)
+          const lastBefore = crashed.lastUuid
+          if (torn) {
+            expect(appended.map((r) => r.type)).toEqual(['recovered', 'user'])
+            expect(appended[0]).toMatchObject({ parentUuid: lastBefore, quarantinedBytes: offset - boundary })
+            const quarantine = (await readdir(dir)).find((name) => name.startsWith('prop.jsonl.torn-'))!
+            expect(await readFile(path.join(dir, quarantine))).toEqual(bytes.subarray(boundary, offset))
+            expect(appended[1]).toMatchObject({ uuid: added, parentUuid: appended[0]!.uuid })
+          } else {
+            expect(appended).toMatchObject([{ uuid: added, type: 'user', parentUuid: lastBefore }])
+          }
+          const branch = activeBranch(after.records)
+          expect(branch.gaps).toEqual([])
+          expect(branch.records).toEqual(after.records)
+        })
+      }),
+      { numRuns: 150 },
+    )
+  })
+})
