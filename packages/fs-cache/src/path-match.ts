@@ -28,5 +28,17 @@ export function toKey(p: string): string {
  * also reaches an entry spelled `/a/./b/c`. Over-matching only drops more, which is always safe.
  */
 export function normalizeForMatch(key: string): string {
+  // Fast path for the common case (it runs on every stored miss): a POSIX absolute path without `//`,
+  // `/.`, `/..` or a trailing `/` is already normal, and path.resolve costs more than the check.
+  if (
+    path.sep === '/' &&
+    key.charCodeAt(0) === SLASH &&
+    !key.includes('//') &&
+    !key.includes('/.') &&
+    (key.length === 1 || key.charCodeAt(key.length - 1) !== SLASH)
+  )
+    return key
   return path.resolve(key)
 }
+
+const SLASH = 0x2f
