@@ -566,6 +566,8 @@ class SessionRecorder implements Recorder {
   async #loop(epoch: number): Promise<void> {
     for (;;) {
       if (this.#fatal !== null) throw this.#fatal
+      // The directory first: the lock directory lives in it.
+      if (!this.#dirReady && this.#accepting) await this.#ensureDir(epoch)
       await this.#ensureLock(epoch)
       if (this.#fd === null) {
         if (!this.#accepting && this.#queue.isEmpty && this.#current === null) return
@@ -691,26 +693,39 @@ class SessionRecorder implements Recorder {
     this.#syncedUuid = writtenUuid
   }
 
-  async #openFile(epoch: number): Promise<void> {
-    if (!this.#dirReady) {
-      try {
-        await this.#io(epoch, () => this.#fs.mkdir(this.#dir, DIR_MODE))
-      } catch (error) {
-        this.#checkEpoch(epoch)
-        throw this.#error(RecorderErrorCode.DIR_FAILED, `could not create the directory ${this.#dir}`, error)
-      }
+  async #ensureDir(epoch: number): Promise<void> {
+    try {
+      await this.#io(epoch, () => this.#fs.mkdir(this.#dir, DIR_MODE))
+    } catch (error) {
       this.#checkEpoch(epoch)
-      this.#dirReady = true
+      throw this.#error(RecorderErrorCode.DIR_FAILED, `could not create the directory ${this.#dir}`, error)
     }
+    this.#checkEpoch(epoch)
+    // Remembered only once it succeeded: a failed mkdir is tried again on the next attempt.
+    this.#dirReady = true
+  }
+
+  async #openFile(epoch: number): Promise<void> {
+    if (!this.#dirReady) await this.#ensureDir(epoch)
     await this.#repairIfPending(epoch)
     let fd: number
     try {
       fd = await this.#io(epoch, () => this.#fs.open(this.filePath, OPEN_FLAGS, FILE_MODE))
     } catch (error) {
       this.#checkEpoch(epoch)
-      // The directory may have been removed since it was created: create it again on the next attempt.
-      if (errorCode(error) === 'ENOENT') this.#dirReady = false
-      throw this.#error(RecorderErrorCode.OPEN_FAILED, 'could not open the transcript', error)
+      if (errorCode(error) !== 'ENOENT') {
+        throw this.#error(RecorderErrorCode.OPEN_FAILED, 'could not open the transcript', error)
+      }
+      // The directory was removed since it was created: create it again, once, and retry.
+      this.#dirReady = false
+      await this.#ensureDir(epoch)
+      try {
+        fd = await this.#io(epoch, () => this.#fs.open(this.filePath, OPEN_FLAGS, FILE_MODE))
+      } catch (retryError) {
+        this.#checkEpoch(epoch)
+        if (errorCode(retryError) === 'ENOENT') this.#dirReady = false
+        throw this.#error(RecorderErrorCode.OPEN_FAILED, 'could not open the transcript', retryError)
+      }
     }
     if (this.#epoch !== epoch) {
       // A synchronous drain opened its own descriptor meanwhile; this one is surplus.
@@ -861,9 +876,10 @@ class SessionRecorder implements Recorder {
       sessionId: this.sessionId,
       filePath: this.filePath,
       unwrittenRecords: unwritten,
-      cause: error,
+      // The OS error stays the cause, as in the original report.
+      cause: error.cause,
     }
-    if (error instanceof SessionLockedError) return new SessionLockedError({ ...details, cause: error.cause })
+    if (error instanceof SessionLockedError) return new SessionLockedError(details)
     return new RecorderError(error.code, `${unwritten} record(s) not persisted: ${error.message}`, details)
   }
 
@@ -961,8 +977,17 @@ class SessionRecorder implements Recorder {
     try {
       fd = this.#fs.openSync(this.filePath, OPEN_FLAGS, FILE_MODE)
     } catch (error) {
-      if (errorCode(error) === 'ENOENT') this.#dirReady = false
-      throw this.#error(RecorderErrorCode.OPEN_FAILED, 'could not open the transcript', error)
+      if (errorCode(error) !== 'ENOENT') {
+        throw this.#error(RecorderErrorCode.OPEN_FAILED, 'could not open the transcript', error)
+      }
+      // The directory was removed since it was created: create it again, once, and retry.
+      try {
+        this.#fs.mkdirSync(this.#dir, DIR_MODE)
+        fd = this.#fs.openSync(this.filePath, OPEN_FLAGS, FILE_MODE)
+      } catch (retryError) {
+        this.#dirReady = false
+        throw this.#error(RecorderErrorCode.OPEN_FAILED, 'could not open the transcript', retryError)
+      }
     }
     try {
       const stats = this.#fs.fstatSync(fd)

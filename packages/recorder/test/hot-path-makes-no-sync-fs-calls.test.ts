@@ -1,0 +1,39 @@
+import fs from 'node:fs'
+import { afterEach, expect, it, vi } from 'vitest'
+
+import { createRecorder } from '../src/index.js'
+import { fakeFs } from './support/fake-fs.js'
+import { tempDir } from './support/temp-dir.js'
+import { readTranscript } from './support/transcript.js'
+
+// Every synchronous function of node:fs, spied on the module object itself: any code path (ours, the lock's
+// heartbeat, the meta sidecar) that calls one at run time is counted.
+const syncNames = Object.keys(fs).filter(
+  (name) => name.endsWith('Sync') && typeof (fs as unknown as Record<string, unknown>)[name] === 'function',
+) as Array<keyof typeof fs>
+
+afterEach(() => {
+  vi.restoreAllMocks()
+})
+
+it('after createRecorder returns, recording, flushing and closing make zero synchronous fs calls', async () => {
+  const dir = await tempDir()
+  const seam = fakeFs()
+  const rec = createRecorder({ dir, fs: seam, fsync: 'batch', metaDebounceMs: 0 })
+  seam.resetCounts()
+  const spies = syncNames.map((name) => ({ name, spy: vi.spyOn(fs, name as 'statSync') }))
+
+  for (let burst = 0; burst < 20; burst++) {
+    for (let i = 0; i < 100; i++) rec.record('chat', { burst, i, text: 'x'.repeat(500) })
+    await new Promise((resolve) => setImmediate(resolve))
+  }
+  rec.record('title', { title: 'a session' })
+  await rec.flush()
+  await rec.close()
+
+  const called = spies.filter(({ spy }) => spy.mock.calls.length > 0).map(({ name }) => name)
+  expect(called).toEqual([])
+  expect(seam.syncCalls()).toBe(0)
+  expect(seam.calls.write).toBeGreaterThan(0)
+  expect(readTranscript(rec.filePath)).toHaveLength(2001)
+})

@@ -1,0 +1,95 @@
+import fs from 'node:fs'
+import { describe, expect, it } from 'vitest'
+
+import { createRecorder, SessionLockedError, type RecorderError } from '../src/index.js'
+import { finished, startFixture, waitForOutput } from './support/run-fixture.js'
+import { tempDir } from './support/temp-dir.js'
+import { readTranscript } from './support/transcript.js'
+
+describe('single writer per session: a second writer gets SessionLockedError and writes nothing', () => {
+  it('another process holds the session: ready(), flush() and onError all report ESESSIONLOCKED; its file is untouched', async () => {
+    const dir = await tempDir()
+    const holder = startFixture('hold-session', [dir, 'shared'])
+    const done = finished(holder)
+    await waitForOutput(holder, 'ready')
+
+    const errors: RecorderError[] = []
+    const second = createRecorder({ dir, sessionId: 'shared', onError: (error) => errors.push(error) })
+    second.record('intruder', { n: 1 })
+    second.record('intruder', { n: 2 })
+    const ready = await second.ready().catch((error: unknown) => error)
+    expect(ready).toBeInstanceOf(SessionLockedError)
+    expect(ready).toMatchObject({ code: 'ESESSIONLOCKED', sessionId: 'shared' })
+    await expect(second.flush()).rejects.toMatchObject({ code: 'ESESSIONLOCKED', unwrittenRecords: 2 })
+    expect(errors.map((error) => error.code)).toEqual(['ESESSIONLOCKED'])
+    expect((ready as Error).message).toMatch(/locked by another writer/)
+    await expect(second.close()).rejects.toBeInstanceOf(SessionLockedError)
+
+    holder.stdin!.write('stop\n')
+    const result = await done
+    expect(result.code).toBe(0)
+    const records = readTranscript(`${dir}/shared.jsonl`)
+    expect(records.map((r) => r.type)).toEqual(['holder', 'holder', 'holder', 'holder'])
+    expect(fs.existsSync(`${dir}/shared.jsonl.lock`)).toBe(false)
+  })
+
+  it('in the same process the second recorder is refused too, and takes over once the first closed', async () => {
+    const dir = await tempDir()
+    const first = createRecorder({ dir, sessionId: 'one' })
+    first.record('first')
+    const second = createRecorder({ dir, sessionId: 'one', onError: () => {} })
+    second.record('second')
+    await expect(second.ready()).rejects.toMatchObject({ code: 'ESESSIONLOCKED' })
+    await first.close()
+    await second.close().catch(() => {})
+    const third = createRecorder({ dir, sessionId: 'one', resume: true })
+    third.record('third')
+    await third.close()
+    expect(readTranscript(`${dir}/one.jsonl`).map((r) => r.type)).toEqual(['first', 'third'])
+  })
+
+  it('lock: false opts out (two writers may then interleave whole records)', async () => {
+    const dir = await tempDir()
+    const a = createRecorder({ dir, sessionId: 'open', lock: false })
+    const b = createRecorder({ dir, sessionId: 'open', lock: false })
+    a.record('a')
+    b.record('b')
+    await Promise.all([a.close(), b.close()])
+    expect(
+      readTranscript(`${dir}/open.jsonl`)
+        .map((r) => r.type)
+        .sort(),
+    ).toEqual(['a', 'b'])
+    expect(fs.existsSync(`${dir}/open.jsonl.lock`)).toBe(false)
+  })
+
+  it('a holder killed with SIGKILL leaves a stale lock that is taken over after lockStaleMs', async () => {
+    const dir = await tempDir()
+    const holder = startFixture('hold-session', [dir, 'crashed', '2000'])
+    const done = finished(holder)
+    await waitForOutput(holder, 'ready')
+    holder.kill('SIGKILL')
+    await done
+    expect(fs.existsSync(`${dir}/crashed.jsonl.lock`)).toBe(true)
+
+    const early = createRecorder({
+      dir,
+      sessionId: 'crashed',
+      resume: true,
+      lockStaleMs: 2000,
+      onError: () => {},
+    })
+    await expect(early.ready()).rejects.toMatchObject({ code: 'ESESSIONLOCKED' })
+    await early.close().catch(() => {})
+
+    // proper-lockfile rounds the lock's mtime up to the next second, so staleness can take up to 1 s more.
+    await new Promise((resolve) => setTimeout(resolve, 3300))
+    const late = createRecorder({ dir, sessionId: 'crashed', resume: true, lockStaleMs: 2000 })
+    await expect(late.ready()).resolves.toBeUndefined()
+    late.record('after-crash')
+    await late.close()
+    const records = readTranscript(`${dir}/crashed.jsonl`)
+    expect(records.map((r) => r.type)).toEqual(['holder', 'holder', 'holder', 'after-crash'])
+    expect(records[3]!.parentUuid).toBe(records[2]!.uuid)
+  })
+})

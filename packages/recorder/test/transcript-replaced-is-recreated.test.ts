@@ -1,0 +1,58 @@
+import fs from 'node:fs/promises'
+import { describe, expect, it } from 'vitest'
+
+import { createRecorder } from '../src/index.js'
+import { tempDir } from './support/temp-dir.js'
+import { readTranscript } from './support/transcript.js'
+
+describe('a transcript deleted or replaced while open is noticed before the next write and recreated', () => {
+  it('deleted: the next write creates a new file at the path instead of filling the unlinked inode', async () => {
+    const dir = await tempDir()
+    const codes: string[] = []
+    const rec = createRecorder({ dir, fileCheckIntervalMs: 0, onError: (error) => codes.push(error.code) })
+    const first = rec.record('first')
+    await rec.flush()
+    await fs.unlink(rec.filePath)
+
+    const second = rec.record('second')
+    await rec.flush()
+    await rec.close()
+    expect(codes).toEqual(['ETRANSCRIPTREPLACED'])
+    const records = readTranscript(rec.filePath)
+    expect(records.map((r) => r.uuid)).toEqual([second])
+    expect(records[0]!.parentUuid).toBe(first)
+    expect(((await fs.stat(rec.filePath)).mode & 0o777).toString(8)).toBe('600')
+  })
+
+  it('replaced by rename: the replacement is appended to, the moved-away file is left alone', async () => {
+    const dir = await tempDir()
+    const codes: string[] = []
+    const rec = createRecorder({ dir, fileCheckIntervalMs: 0, onError: (error) => codes.push(error.code) })
+    rec.record('first')
+    await rec.flush()
+    const moved = `${rec.filePath}.moved`
+    await fs.rename(rec.filePath, moved)
+    await fs.writeFile(`${rec.filePath}.new`, '')
+    await fs.rename(`${rec.filePath}.new`, rec.filePath)
+
+    const second = rec.record('second')
+    await rec.close()
+    expect(codes).toEqual(['ETRANSCRIPTREPLACED'])
+    expect(readTranscript(rec.filePath).map((r) => r.uuid)).toEqual([second])
+    expect(readTranscript(moved).map((r) => r.type)).toEqual(['first'])
+  })
+
+  it('with the default interval the check runs at most once per interval, and always before the first write after it', async () => {
+    const dir = await tempDir()
+    const codes: string[] = []
+    const rec = createRecorder({ dir, fileCheckIntervalMs: 50, onError: (error) => codes.push(error.code) })
+    rec.record('first')
+    await rec.flush()
+    await fs.unlink(rec.filePath)
+    await new Promise((resolve) => setTimeout(resolve, 80))
+    const second = rec.record('second')
+    await rec.close()
+    expect(codes).toEqual(['ETRANSCRIPTREPLACED'])
+    expect(readTranscript(rec.filePath).map((r) => r.uuid)).toEqual([second])
+  })
+})
