@@ -50,7 +50,6 @@ describe('a reader that closes its end after the first line', () => {
       const marker = join(dir, 'marker')
       const fixture = spawnFixture('epipe-writer.ts', {
         env: { FIXTURE_MARKER: marker, FIXTURE_EPIPE_CODE: '141' },
-        pauseStdout: true,
       })
       const stdout = fixture.child.stdout
       if (!stdout) throw new Error('no stdout pipe')

@@ -25,12 +25,18 @@ export interface RunningFixture {
   readonly exit: Promise<Exit>
   stdout(): string
   stderr(): string
+  /** With `pauseStdout`: start reading (and collecting) stdout now. */
+  resumeStdout(): void
 }
 
 export interface SpawnOptions {
   readonly env?: Record<string, string>
   readonly stdio?: StdioOptions
-  /** Leave stdout unread (paused) until the caller reads it. */
+  /**
+   * Leave stdout unread until `resumeStdout()`: the pipe fills and the child's writes queue up. Held with a
+   * `'readable'` listener that does not read, because Node resumes (and discards) a child's unconsumed
+   * stdio when it exits, which would hide whether the child delivered its output.
+   */
   readonly pauseStdout?: boolean
 }
 
@@ -44,10 +50,22 @@ export function spawnFixture(name: string, options: SpawnOptions = {}): RunningF
   // A failed assertion must not leave a fixture running.
   onTestFinished(() => {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL')
+    // A stdout that was never resumed would keep its pipe (and the test worker) open.
+    child.stdout?.destroy()
   })
   let out = ''
   let err = ''
-  if (!options.pauseStdout) child.stdout?.setEncoding('utf8').on('data', (chunk: string) => (out += chunk))
+  let reading = !options.pauseStdout
+  const readStdout = (): void => {
+    if (!reading || !child.stdout) return
+    // setEncoding('utf8') above: read() returns strings.
+    let chunk = child.stdout.read() as string | null
+    while (chunk !== null) {
+      out += chunk
+      chunk = child.stdout.read() as string | null
+    }
+  }
+  child.stdout?.setEncoding('utf8').on('readable', readStdout)
   const ready = new Promise<void>((resolve, reject) => {
     child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
       err += chunk
@@ -60,7 +78,11 @@ export function spawnFixture(name: string, options: SpawnOptions = {}): RunningF
   const exit = new Promise<Exit>((resolve) =>
     child.once('close', (code, signal) => resolve({ code, signal })),
   )
-  return { child, ready, exit, stdout: () => out, stderr: () => err }
+  const resumeStdout = (): void => {
+    reading = true
+    readStdout()
+  }
+  return { child, ready, exit, stdout: () => out, stderr: () => err, resumeStdout }
 }
 
 /** A temp dir for one test's marker and report files. */
