@@ -1,7 +1,13 @@
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { ensureDir, ensureDirSync, forgetDir, FsCacheArgumentError } from '@sessiontape/fs-cache'
+import {
+  createPathCache,
+  ensureDir,
+  ensureDirSync,
+  forgetDir,
+  FsCacheArgumentError,
+} from '@sessiontape/fs-cache'
 import { DirMemo } from '../src/dir-memo.js'
 import { countingFs, errnoError } from './helpers/counting-fs.js'
 import { tempDir } from './helpers/temp-dir.js'
@@ -81,6 +87,20 @@ describe('ensureDir memoizes success only', () => {
     expect(forgetDir(dir)).toBe(1)
     await ensureDir(dir)
     expect(fs.existsSync(dir)).toBe(true)
+  })
+
+  it('a cache has its own memo, which invalidate(dir) forgets', async () => {
+    const dir = path.join(await tempDir(), 'per-cache')
+    const counted = countingFs()
+    const cache = createPathCache({ fs: counted.fs })
+    await cache.ensureDir(dir)
+    cache.ensureDirSync(dir)
+    expect(counted.calls.mkdir + counted.calls.mkdirSync).toBe(1)
+    fs.rmSync(dir, { recursive: true })
+    cache.invalidate(path.dirname(dir), { deep: true })
+    cache.ensureDirSync(dir)
+    expect(fs.statSync(dir).isDirectory()).toBe(true)
+    expect(counted.calls.mkdirSync).toBe(1)
   })
 
   it('forgetDir with deep drops the subtree on a separator boundary only', async () => {

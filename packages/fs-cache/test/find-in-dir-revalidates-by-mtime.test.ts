@@ -2,7 +2,7 @@ import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { createPathCache, FsCacheArgumentError } from '@sessiontape/fs-cache'
-import { countingFs } from './helpers/counting-fs.js'
+import { countingFs, errnoError } from './helpers/counting-fs.js'
 import { tempDir } from './helpers/temp-dir.js'
 
 type Cache = ReturnType<typeof createPathCache>
@@ -87,6 +87,17 @@ describe.for(modes)(
       expect(await find(cache, path.join(dir, 'missing'), '.gitignore')).toBeUndefined()
       expect(await find(cache, path.join(dir, 'plain'), '.gitignore')).toBeUndefined()
       expect(await find(cache, dir, '.gitignore')).toBeUndefined()
+    })
+
+    it('a failure other than "missing" (EACCES) is reported, not answered', async () => {
+      const dir = await tempDir()
+      const counted = countingFs()
+      const cache = createPathCache({ fs: counted.fs })
+      const injected = errnoError('EACCES', 'stat', dir)
+      counted.failWith = () => injected
+      await expect(find(cache, dir, '.gitignore')).rejects.toBe(injected)
+      counted.failWith = (_op, p) => (p.endsWith('.gitignore') ? injected : undefined)
+      await expect(find(cache, dir, '.gitignore')).rejects.toBe(injected)
     })
 
     it('invalidate(dir) forgets the remembered answer', async () => {

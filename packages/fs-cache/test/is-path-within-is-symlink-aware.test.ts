@@ -78,6 +78,14 @@ describe.for(modes)('isPathWithin (%s) is a symlink-aware boundary check', ([, w
     expect(await within(cache, ws, path.join(planned, 'x'))).toBe(false)
   })
 
+  it('a symlink loop in the target is reported (ELOOP), not answered', async () => {
+    const { ws } = await workspace()
+    fs.symlinkSync(path.join(ws, 'loop-b'), path.join(ws, 'loop-a'))
+    fs.symlinkSync(path.join(ws, 'loop-a'), path.join(ws, 'loop-b'))
+    const cache = createPathCache()
+    await expect(within(cache, ws, path.join(ws, 'loop-a', 'x'))).rejects.toMatchObject({ code: 'ELOOP' })
+  })
+
   it('a missing root is reported (ENOENT), not answered', async () => {
     const { ws } = await workspace()
     const cache = createPathCache()

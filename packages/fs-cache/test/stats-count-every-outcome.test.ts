@@ -29,6 +29,17 @@ describe('stats() counts hits, misses, joins, evictions and invalidations', () =
     expect(cache.stats()).toMatchObject({ invalidations: 2, size: 0 })
   })
 
+  it('findInDir counts a reused answer as a hit and a fresh probe as a miss', async () => {
+    const dir = await tempDir()
+    const past = new Date(Date.now() - 60_000)
+    fs.utimesSync(dir, past, past)
+    const cache = createPathCache()
+    await cache.findInDir(dir, '.gitignore')
+    await cache.findInDir(dir, '.gitignore')
+    cache.findInDirSync(dir, '.gitignore')
+    expect(cache.stats()).toMatchObject({ hits: 2, misses: 1 })
+  })
+
   it('stat results are slim and frozen, not fs.Stats', async () => {
     const dir = await tempDir()
     const cache = createPathCache()
