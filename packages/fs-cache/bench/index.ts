@@ -7,6 +7,7 @@ import * as os from 'node:os'
 import * as path from 'node:path'
 import { createPathCache } from '../src/index.js'
 import { countingFs } from './counting-fs.js'
+import { bytesPerEntry } from './memory.js'
 import { compareAsync, compareSync, REPS, timeBursts } from './measure.js'
 import { printTable, type Row } from './table.js'
 
@@ -288,6 +289,11 @@ async function main(): Promise<void> {
       `paths: ${path.relative(top, file)} (10 components under ${top}); symlink case via ${path.relative(top, viaLink)}\n`,
     )
     printTable(rows)
+    const memory = await bytesPerEntry(churn)
+    console.log(
+      `\nheap per stored path (${churn.length} paths, stat + realpath, key and LRU slot included): ` +
+        `${memory.ours.toFixed(0)} B; a Map of full fs.Stats for the same paths: ${memory.fullStatsMap.toFixed(0)} B`,
+    )
   } finally {
     fs.rmSync(top, { recursive: true, force: true })
   }

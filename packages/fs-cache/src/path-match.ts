@@ -11,6 +11,13 @@ export function isSameOrUnder(candidate: string, base: string, deep: boolean): b
   return candidate.startsWith(prefix)
 }
 
+/** {@link isSameOrUnder} with `base` fixed, building the prefix once for a scan over many candidates. */
+export function pathMatcher(base: string, deep: boolean): (candidate: string) => boolean {
+  if (!deep) return (candidate) => candidate === base
+  const prefix = base.endsWith(path.sep) ? base : base + path.sep
+  return (candidate) => candidate === base || candidate.startsWith(prefix)
+}
+
 /**
  * The cache key for a path argument: the path exactly as spelled when absolute, else joined onto the
  * current directory *without* lexical normalisation. Collapsing `link/..` lexically would change what

@@ -1,5 +1,5 @@
 import { LRUCache } from 'lru-cache'
-import { isSameOrUnder, normalizeForMatch } from './path-match.js'
+import { normalizeForMatch, pathMatcher } from './path-match.js'
 import type { SlimStat } from './slim-stat.js'
 
 /** What one path can have stored: each is a success; failures are never stored. */
@@ -26,6 +26,9 @@ const AT = { stat: 'statAt', lstat: 'lstatAt', realpath: 'realpathAt' } as const
  */
 export class Store {
   readonly #lru: LRUCache<string, Entry>
+  // The same entries in a plain Map, kept in step through `dispose`: invalidate() scans every entry, and
+  // iterating lru-cache costs ~10x more per entry than a Map (140 µs vs 14 µs for 1024 entries here).
+  readonly #index = new Map<string, Entry>()
   /** `Infinity` when there is no TTL, which also skips reading the clock on a hit. */
   readonly #ttlMs: number
   readonly #now: () => number
@@ -36,7 +39,8 @@ export class Store {
     this.#now = now
     this.#lru = new LRUCache<string, Entry>({
       max,
-      dispose: (_value, _key, reason) => {
+      dispose: (_value, key, reason) => {
+        this.#index.delete(key)
         if (reason === 'evict') this.evictions++
       },
     })
@@ -72,8 +76,10 @@ export class Store {
         realpathAt: 0,
       }
       this.#lru.set(key, entry)
+      this.#index.set(key, entry)
     }
-    ;(entry as Record<Kind, unknown>)[kind] = value
+    // A realpath equal to its key (the common case) shares the key's string instead of keeping a copy.
+    ;(entry as Record<Kind, unknown>)[kind] = kind === 'realpath' && value === key ? key : value
     if (this.#ttlMs !== Infinity) entry[AT[kind]] = this.#now()
   }
 
@@ -83,16 +89,13 @@ export class Store {
    * at (or under) that real location go too. O(size): a scan of at most `max` entries.
    */
   invalidate(base: string, deep: boolean): number {
-    const targets = [base]
     const own = this.#lru.peek(base)?.realpath
-    if (own !== undefined && own !== base) targets.push(own)
+    const targets = own !== undefined && own !== base ? [base, own] : [base]
+    const matchers = targets.map((target) => pathMatcher(target, deep))
     const doomed: string[] = []
-    for (const [key, entry] of this.#lru.entries()) {
-      for (const target of targets) {
-        if (
-          isSameOrUnder(entry.norm, target, deep) ||
-          (entry.realpath !== undefined && isSameOrUnder(entry.realpath, target, deep))
-        ) {
+    for (const [key, entry] of this.#index) {
+      for (const matches of matchers) {
+        if (matches(entry.norm) || (entry.realpath !== undefined && matches(entry.realpath))) {
           doomed.push(key)
           break
         }
@@ -105,6 +108,7 @@ export class Store {
   clear(): number {
     const dropped = this.#lru.size
     this.#lru.clear()
+    this.#index.clear()
     return dropped
   }
 }
