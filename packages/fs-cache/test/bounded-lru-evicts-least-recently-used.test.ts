@@ -18,6 +18,9 @@ describe('the store is bounded by count and evicts the least recently used path'
     }
     expect(cache.stats().size).toBe(8)
     expect(cache.stats().evictions).toBe(42)
+    // Nothing of the evicted 42 lingers anywhere: a deep invalidate of the whole dir finds exactly 8.
+    expect(cache.invalidate(dir, { deep: true })).toBe(8)
+    expect(cache.stats().size).toBe(0)
   })
 
   it('a recently used path survives; the least recently used one is asked again', async () => {
