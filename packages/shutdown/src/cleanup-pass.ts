@@ -1,5 +1,6 @@
 import { armTimer, type Clock } from './clock.js'
 import { CleanupTimeoutError, ShutdownDeadlineError, type ShutdownError } from './errors.js'
+import type { CleanupContext } from './options.js'
 import type { ShutdownReason } from './reason.js'
 import type { CleanupEntry, CleanupRegistry } from './registry.js'
 import type { CleanupOutcome, CleanupStatus } from './report.js'
@@ -75,7 +76,22 @@ export class CleanupPass {
     const ownTimeoutMs = entry.timeoutMs ?? defaultCleanupTimeoutMs
     const startedAt = clock.now()
     const remainingMs = Math.max(0, timeoutMs - (startedAt - this.#startedAt))
-    const controller = new AbortController()
+    // Created on first access of `context.signal`: most cleanups never look at it, and an AbortSignal is
+    // the costliest part of starting a cleanup.
+    let controller: AbortController | undefined
+    // Why the pass gave up on this cleanup, once it has; a signal first read after that is born aborted.
+    let abortedWith: unknown
+    const budgetMs = Math.min(ownTimeoutMs, remainingMs)
+    const context: CleanupContext = {
+      get signal() {
+        controller ??= new AbortController()
+        // Asked for after being given up on: hand out an already-aborted signal, not a live one.
+        if (abortedWith !== undefined && !controller.signal.aborted) controller.abort(abortedWith)
+        return controller.signal
+      },
+      reason,
+      timeoutMs: budgetMs,
+    }
 
     return new Promise<void>((resolve) => {
       let finished = false
@@ -93,7 +109,10 @@ export class CleanupPass {
           durationMs: clock.now() - startedAt,
           ...(hasError ? { error } : {}),
         })
-        if (status === 'timed-out') controller.abort(error)
+        if (status === 'timed-out') {
+          abortedWith = error
+          controller?.abort(error)
+        }
         resolve()
       }
       this.#giveUpCurrent = (error) => finish('timed-out', error, true)
@@ -103,9 +122,7 @@ export class CleanupPass {
       )
       // Promise.resolve().then(...) turns a synchronous throw into a rejection, so it cannot stop the pass.
       Promise.resolve()
-        .then(() =>
-          entry.fn({ signal: controller.signal, reason, timeoutMs: Math.min(ownTimeoutMs, remainingMs) }),
-        )
+        .then(() => entry.fn(context))
         .then(
           () => finish('ok'),
           (error: unknown) => finish('failed', error, true),

@@ -29,7 +29,15 @@ export class CleanupRegistry {
   #syncCount = 0
 
   add(entry: Omit<CleanupEntry, 'id' | 'state'>): CleanupEntry {
-    const full: CleanupEntry = { ...entry, id: this.#nextId++, state: 'pending' }
+    const full: CleanupEntry = {
+      id: this.#nextId++,
+      name: entry.name,
+      phase: entry.phase,
+      timeoutMs: entry.timeoutMs,
+      fn: entry.fn,
+      sync: entry.sync,
+      state: 'pending',
+    }
     this.#entries.set(full.id, full)
     this.#pending[full.phase].push(full)
     if (full.sync !== undefined) this.#syncCount++

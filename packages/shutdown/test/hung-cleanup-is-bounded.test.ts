@@ -124,6 +124,21 @@ describe('in-process, with injected process and streams', () => {
     ])
   })
 
+  it('a signal first read after the cleanup was given up on is already aborted', async () => {
+    const shutdown = createShutdown(fakes())
+    let context: CleanupContext | undefined
+    shutdown.registerCleanup(
+      (received) => {
+        context = received
+        return new Promise(() => {})
+      },
+      { name: 'late-reader', timeoutMs: 20 },
+    )
+    await shutdown.runExitCleanup()
+    expect(context?.signal.aborted).toBe(true)
+    expect(context?.signal.reason).toMatchObject({ code: 'ERR_CLEANUP_TIMEOUT' })
+  })
+
   it('a well-behaved cleanup never sees its signal aborted', async () => {
     const shutdown = createShutdown(fakes())
     let signal: AbortSignal | undefined
