@@ -1,5 +1,4 @@
 import { open } from 'node:fs/promises'
-import { StringDecoder } from 'node:string_decoder'
 
 /** One read's worth of complete lines. */
 export interface LineBatch {
@@ -15,14 +14,17 @@ export interface LineTail {
 }
 
 /**
- * Read size. Large enough that per-read overhead vanishes next to JSON.parse, small enough that memory
- * stays flat: the reader holds one chunk plus the line being assembled.
+ * Read size. Measured on 1 KB chat records: 256 KiB reads beat both 64 KiB (more reads) and 1 MiB (more
+ * memory, worse cache use), and keep the reader's footprint small. A longer line grows the buffer.
  */
-export const READ_CHUNK = 1024 * 1024
+export const READ_CHUNK = 256 * 1024
+const NEWLINE = 0x0a
 
 /**
- * Reads a file as batches of complete lines, in order, with constant memory (one chunk and the longest
- * line). Calls `onTail` once at the end with the unterminated last line, if there is one.
+ * Reads a file as batches of complete lines, in order, with constant memory (one buffer, as large as the
+ * longest line if that is more than a chunk). Lines are split on bytes and each is decoded on its own, so
+ * every line is a flat string (fast for JSON.parse) and a multi-byte character is never cut in two.
+ * Calls `onTail` once at the end with the unterminated last line, if there is one.
  */
 export async function* lineBatches(
   filePath: string,
@@ -31,37 +33,36 @@ export async function* lineBatches(
 ): AsyncGenerator<LineBatch> {
   const handle = await open(filePath, 'r')
   try {
-    const buffer = Buffer.allocUnsafe(READ_CHUNK)
-    const decoder = new StringDecoder('utf8')
-    // The line being assembled across reads; kept as parts so a huge line is joined once, not per read.
-    let partial: string[] = []
+    let buffer = Buffer.allocUnsafe(READ_CHUNK)
+    // Bytes at the start of `buffer` that belong to a line whose newline has not been read yet.
+    let carry = 0
     let nextLine = 1
     for (;;) {
       signal?.throwIfAborted()
-      const { bytesRead } = await handle.read(buffer, 0, READ_CHUNK, null)
+      if (carry === buffer.length) {
+        const bigger = Buffer.allocUnsafe(buffer.length * 2)
+        buffer.copy(bigger, 0, 0, carry)
+        buffer = bigger
+      }
+      const { bytesRead } = await handle.read(buffer, carry, buffer.length - carry, null)
       if (bytesRead === 0) break
-      const text = decoder.write(buffer.subarray(0, bytesRead))
-      let newline = text.indexOf('\n')
-      if (newline === -1) {
-        partial.push(text)
-        continue
-      }
+      const end = carry + bytesRead
       const lines: string[] = []
-      partial.push(text.slice(0, newline))
-      lines.push(partial.length === 1 ? partial[0]! : partial.join(''))
-      partial = []
-      let start = newline + 1
-      while ((newline = text.indexOf('\n', start)) !== -1) {
-        lines.push(text.slice(start, newline))
+      let start = 0
+      let newline = buffer.indexOf(NEWLINE, carry)
+      while (newline !== -1 && newline < end) {
+        lines.push(buffer.toString('utf8', start, newline))
         start = newline + 1
+        newline = buffer.indexOf(NEWLINE, start)
       }
-      if (start < text.length) partial.push(text.slice(start))
-      yield { lines, firstLine: nextLine }
-      nextLine += lines.length
+      carry = end - start
+      if (start > 0 && carry > 0) buffer.copy(buffer, 0, start, end)
+      if (lines.length > 0) {
+        yield { lines, firstLine: nextLine }
+        nextLine += lines.length
+      }
     }
-    const rest = decoder.end()
-    if (rest.length > 0) partial.push(rest)
-    if (partial.length > 0) onTail({ text: partial.join(''), line: nextLine })
+    if (carry > 0) onTail({ text: buffer.toString('utf8', 0, carry), line: nextLine })
   } finally {
     await handle.close()
   }
