@@ -5,6 +5,9 @@ export interface Chunk {
   readonly completes: number
   /** uuid of the last record that ends in this chunk; `null` when none does. */
   readonly lastUuid: string | null
+  /** Timestamps of the first and last records that end in this chunk; `null` when none does. */
+  readonly firstTimestamp: string | null
+  readonly lastTimestamp: string | null
   /** Queue position after this chunk is committed. */
   readonly nextHead: number
   readonly nextHeadChars: number
@@ -28,6 +31,7 @@ function isHighSurrogate(code: number): boolean {
 export class RecordQueue {
   #lines: string[] = []
   #uuids: string[] = []
+  #timestamps: string[] = []
   // Index of the first unwritten record.
   #head = 0
   // Characters of the head record already written by earlier slices (only for a record bigger than a write).
@@ -47,9 +51,10 @@ export class RecordQueue {
     return this.#head >= this.#lines.length
   }
 
-  push(line: string, uuid: string): void {
+  push(line: string, uuid: string, timestamp: string): void {
     this.#lines.push(line)
     this.#uuids.push(uuid)
+    this.#timestamps.push(timestamp)
     this.#pendingChars += line.length
   }
 
@@ -82,6 +87,8 @@ export class RecordQueue {
         buffer: Buffer.from(first.slice(this.#headChars, end), 'utf8'),
         completes: done ? 1 : 0,
         lastUuid: done ? this.#uuids[head]! : null,
+        firstTimestamp: done ? this.#timestamps[head]! : null,
+        lastTimestamp: done ? this.#timestamps[head]! : null,
         nextHead: done ? head + 1 : head,
         nextHeadChars: done ? 0 : end,
         chars: end - this.#headChars,
@@ -95,6 +102,8 @@ export class RecordQueue {
       buffer: Buffer.from(text, 'utf8'),
       completes: end - head,
       lastUuid: this.#uuids[end - 1]!,
+      firstTimestamp: this.#timestamps[head]!,
+      lastTimestamp: this.#timestamps[end - 1]!,
       nextHead: end,
       nextHeadChars: 0,
       chars,
@@ -119,10 +128,12 @@ export class RecordQueue {
     if (this.#head >= this.#lines.length) {
       this.#lines.length = 0
       this.#uuids.length = 0
+      this.#timestamps.length = 0
       this.#head = 0
     } else if (this.#head >= COMPACT_MIN_HEAD && this.#head * 2 >= this.#lines.length) {
       this.#lines.splice(0, this.#head)
       this.#uuids.splice(0, this.#head)
+      this.#timestamps.splice(0, this.#head)
       this.#head = 0
     }
   }

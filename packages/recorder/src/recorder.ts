@@ -16,7 +16,14 @@ import { type RecorderOptions, type ResolvedOptions } from './options.js'
 import { type RecordOptions, type Recorder, type RecorderStats, type FlushWatermark } from './recorder-api.js'
 import { nodeFs, type RecorderFs } from './recorder-fs.js'
 import { type Chunk, RecordQueue } from './record-queue.js'
-import { RECOVERED_RECORD_TYPE, transcriptFileName } from './record-format.js'
+import {
+  metaFileName,
+  RECOVERED_RECORD_TYPE,
+  TITLE_RECORD_TYPE,
+  transcriptFileName,
+} from './record-format.js'
+import { MetaWriter, type MetaBase } from './meta-writer.js'
+import { readMeta } from './read/session-meta.js'
 import { resolveOptions } from './resolve-options.js'
 import { serializeRecord } from './serialize-record.js'
 import { attemptLock, removeLockDirSync } from './session-lock.js'
@@ -79,6 +86,8 @@ interface PendingRepair {
   readonly timestamp: string
 }
 
+const FRESH_META_BASE: MetaBase = { createdAt: null, recordCount: 0, title: undefined }
+
 // Thrown inside the async loop when a synchronous drain took over its state meanwhile: the loop stops.
 // One shared instance, compared by identity; it never reaches a caller.
 const TAKEN_OVER = new Error('taken over by a synchronous drain')
@@ -138,6 +147,9 @@ class SessionRecorder implements Recorder {
   // Watermarks: written = handed to the OS; synced = covered by a completed fdatasync.
   #written = 0
   #writtenUuid: string | null = null
+  // Timestamps of the first and the latest record written, for the meta sidecar.
+  #firstWrittenAt: string | null = null
+  #lastWrittenAt: string | null = null
   #synced = 0
   #syncedUuid: string | null = null
   #waiters: Waiter[] = []
@@ -152,6 +164,11 @@ class SessionRecorder implements Recorder {
   #overflowEvents = 0
 
   readonly #unregisterExit: () => void
+  readonly #meta: MetaWriter | null
+  // Persisted count last handed to the meta writer.
+  #metaCount = 0
+  // A resumed session's sidecar being read; close() waits for it so the last sidecar write is not lost.
+  #metaBaseLoading: Promise<void> | null = null
 
   constructor(options: ResolvedOptions) {
     this.#o = options
@@ -161,8 +178,10 @@ class SessionRecorder implements Recorder {
     this.filePath = path.join(this.#dir, transcriptFileName(options.sessionId))
     this.#sessionIdJson = JSON.stringify(options.sessionId)
     this.#lockState = options.lock ? 'pending' : 'off'
+    this.#meta = options.meta ? this.#createMetaWriter() : null
     // Before the lock: a resume that cannot read the transcript throws here and must not leave a lock behind.
     if (options.resume) this.#resumeFromTail()
+    else this.#meta?.setBase(FRESH_META_BASE)
     if (options.lock) this.#setUpLockSync()
     this.#unregisterExit = registerExitDrain(() => this.#drainOnExit())
     this.#schedule()
@@ -193,8 +212,9 @@ class SessionRecorder implements Recorder {
     }
     const parentUuid = this.#parentFor(options)
     const uuid = randomUUID()
+    const timestamp = isoTimestamp()
     const line = serializeRecord(
-      { uuid, parentUuid, sessionIdJson: this.#sessionIdJson, timestamp: isoTimestamp(), type },
+      { uuid, parentUuid, sessionIdJson: this.#sessionIdJson, timestamp, type },
       data,
       this.#o.redact,
     )
@@ -207,9 +227,13 @@ class SessionRecorder implements Recorder {
         this.#details(),
       )
     }
-    this.#queue.push(line, uuid)
+    this.#queue.push(line, uuid, timestamp)
     this.#lastUuid = uuid
     this.#recorded++
+    if (type === TITLE_RECORD_TYPE && this.#meta !== null) {
+      const title = (data as { title?: unknown } | undefined)?.title
+      if (typeof title === 'string') this.#meta.setTitle(title)
+    }
     if (overBound) this.#onOverflow()
     this.#schedule()
     return uuid
@@ -332,6 +356,7 @@ class SessionRecorder implements Recorder {
       )
     }
     const last = tail.lastRecord?.uuid ?? null
+    this.#loadMetaBase(tail.exists, last)
     this.#lastUuid = last
     this.#writtenUuid = last
     this.#syncedUuid = last
@@ -346,9 +371,43 @@ class SessionRecorder implements Recorder {
       timestamp: isoTimestamp(),
     }
     this.#repair = repair
-    this.#queue.push(this.#recoveredLine(repair, null, 0), repair.uuid)
+    this.#queue.push(this.#recoveredLine(repair, null, 0), repair.uuid, repair.timestamp)
     this.#lastUuid = repair.uuid
     this.#recorded++
+  }
+
+  #createMetaWriter(): MetaWriter {
+    return new MetaWriter({
+      metaPath: path.join(this.#dir, metaFileName(this.sessionId)),
+      sessionId: this.sessionId,
+      debounceMs: this.#o.metaDebounceMs,
+      limited,
+      onError: (error) =>
+        this.#report(this.#error(RecorderErrorCode.META_FAILED, 'could not write the meta sidecar', error)),
+    })
+  }
+
+  /**
+   * A resumed session continues the counts of its sidecar when the sidecar describes exactly the transcript
+   * being resumed (same last record). Otherwise the recorder writes no sidecar for this session, and
+   * listSessions rebuilds it from the transcript when asked: a wrong count is worse than a recomputed one.
+   */
+  #loadMetaBase(transcriptExists: boolean, lastUuid: string | null): void {
+    const meta = this.#meta
+    if (meta === null) return
+    if (!transcriptExists) {
+      meta.setBase(FRESH_META_BASE)
+      return
+    }
+    this.#metaBaseLoading = readMeta(path.join(this.#dir, metaFileName(this.sessionId)), this.sessionId).then(
+      (found) =>
+        meta.setBase(
+          typeof found !== 'string' && found.lastUuid === lastUuid
+            ? { createdAt: found.createdAt, recordCount: found.recordCount, title: found.title }
+            : null,
+        ),
+      () => meta.setBase(null),
+    )
   }
 
   #recoveredLine(repair: PendingRepair, quarantinePath: string | null, quarantinedBytes: number): string {
@@ -649,10 +708,12 @@ class SessionRecorder implements Recorder {
   #commit(current: Current): void {
     this.#current = null
     this.#queue.commit(current.chunk)
-    const { completes, lastUuid } = current.chunk
+    const { completes, lastUuid, firstTimestamp, lastTimestamp } = current.chunk
     if (completes > 0) {
       this.#written += completes
       this.#writtenUuid = lastUuid
+      this.#firstWrittenAt ??= firstTimestamp
+      this.#lastWrittenAt = lastTimestamp
       if (completes > this.#maxBatchRecords) this.#maxBatchRecords = completes
     }
   }
@@ -729,7 +790,7 @@ class SessionRecorder implements Recorder {
     }
     if (this.#epoch !== epoch) {
       // A synchronous drain opened its own descriptor meanwhile; this one is surplus.
-      void this.#fs.close(fd).catch(ignore)
+      void limited(() => this.#fs.close(fd)).catch(ignore)
       throw TAKEN_OVER
     }
     try {
@@ -743,7 +804,7 @@ class SessionRecorder implements Recorder {
       this.#checkEpoch(epoch)
       this.#adoptFd(fd, stats, endsWithNewline)
     } catch (error) {
-      void this.#fs.close(fd).catch(ignore)
+      void limited(() => this.#fs.close(fd)).catch(ignore)
       if (error === TAKEN_OVER) throw error
       throw this.#error(RecorderErrorCode.OPEN_FAILED, 'could not inspect the opened transcript', error)
     }
@@ -768,7 +829,7 @@ class SessionRecorder implements Recorder {
   #forgetFd(): void {
     const fd = this.#fd
     this.#fd = null
-    if (fd !== null) void this.#fs.close(fd).catch(ignore)
+    if (fd !== null) void limited(() => this.#fs.close(fd)).catch(ignore)
   }
 
   /**
@@ -906,6 +967,10 @@ class SessionRecorder implements Recorder {
   }
 
   #settleWaiters(): void {
+    if (this.#meta !== null && this.#persistedCount() !== this.#metaCount) {
+      this.#metaCount = this.#persistedCount()
+      this.#meta.persisted(this.#metaCount, this.#persistedUuid(), this.#firstWrittenAt, this.#lastWrittenAt)
+    }
     if (this.#waiters.length === 0) return
     const watermark = this.persisted
     const waiting: Waiter[] = []
@@ -1080,6 +1145,7 @@ class SessionRecorder implements Recorder {
         ),
       )
     }
+    if (this.#lockIsOurs()) this.#meta?.flushSync()
     // proper-lockfile removes the locks it registered on exit; one whose registration had not finished
     // (exit right after createRecorder) is ours to remove.
     if (this.#lockState === 'owned') removeLockDirSync(this.filePath)
@@ -1091,16 +1157,25 @@ class SessionRecorder implements Recorder {
     try {
       await this.flush()
     } catch (error) {
-      if (!(error instanceof SessionLockedError)) throw error
-      // Never ours: nothing to write, nothing to release; report it all the same.
-      this.#unregisterExit()
+      // A failure that retrying can fix keeps everything (queue, lock, exit drain) for the next close();
+      // a final one (the session is someone else's) has nothing left to wait for.
+      if (this.#fatal === null) throw error
+      await this.#releaseAll()
       throw error
     }
+    if (this.#metaBaseLoading !== null) await this.#metaBaseLoading
+    await this.#meta?.flush()
+    await this.#releaseAll()
+  }
+
+  async #releaseAll(): Promise<void> {
     this.#unregisterExit()
     this.#closed = true
+    if (this.#retryTimer !== null) clearTimeout(this.#retryTimer)
+    this.#retryTimer = null
     const fd = this.#fd
     this.#fd = null
-    if (fd !== null) await this.#fs.close(fd).catch(ignore)
+    if (fd !== null) await limited(() => this.#fs.close(fd)).catch(ignore)
     // A lock whose registration is still finishing is released once it has finished.
     if (this.#lockAttempt !== null) await this.#lockAttempt
     const release = this.#release

@@ -22,6 +22,9 @@ describe('exit safety net: records still queued when the process exits are writt
       expect(records).toHaveLength(accepted)
       expect(records.map((r) => r.i)).toEqual([...Array(accepted).keys()])
       for (let i = 1; i < records.length; i++) expect(records[i]!.parentUuid).toBe(records[i - 1]!.uuid)
+      // The sidecar was brought up to date by the same exit drain.
+      const meta = JSON.parse(fs.readFileSync(`${dir}/exiting.meta.json`, 'utf8')) as Record<string, unknown>
+      expect(meta).toMatchObject({ recordCount: accepted, lastUuid: records.at(-1)!.uuid })
       // The lock went with the process.
       expect(fs.existsSync(`${dir}/exiting.jsonl.lock`)).toBe(false)
     },

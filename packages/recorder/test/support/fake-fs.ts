@@ -58,16 +58,18 @@ export function fakeFs(plan: FakeFsPlan = {}): FakeFs {
           }
         }
   }
-  return Object.assign(fake as unknown as RecorderFs, {
-    calls,
-    syncCalls: () =>
-      names.filter((name) => name.endsWith('Sync')).reduce((sum, name) => sum + calls[name], 0),
-    get maxInFlight() {
-      return maxInFlight
+  // defineProperties, not Object.assign: assign would copy the getter's value once instead of the getter.
+  return Object.defineProperties(fake as unknown as FakeFs, {
+    calls: { value: calls },
+    syncCalls: {
+      value: () => names.filter((name) => name.endsWith('Sync')).reduce((sum, name) => sum + calls[name], 0),
     },
-    resetCounts: () => {
-      for (const name of names) calls[name] = 0
-      maxInFlight = inFlight
+    maxInFlight: { get: () => maxInFlight },
+    resetCounts: {
+      value: () => {
+        for (const name of names) calls[name] = 0
+        maxInFlight = inFlight
+      },
     },
   })
 }

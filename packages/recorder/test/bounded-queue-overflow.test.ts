@@ -1,0 +1,94 @@
+import { describe, expect, it } from 'vitest'
+
+import { createRecorder, QueueFullError } from '../src/index.js'
+import { fakeFs } from './support/fake-fs.js'
+import { tempDir } from './support/temp-dir.js'
+import { readTranscript } from './support/transcript.js'
+
+/** A disk whose async writes take 200 ms: the queue grows faster than it drains. */
+function slowDisk() {
+  return fakeFs({
+    overrides: {
+      write: (real) => async (fd, buffer, offset, length) => {
+        await new Promise((resolve) => setTimeout(resolve, 200))
+        return real(fd, buffer, offset, length)
+      },
+    },
+  })
+}
+
+describe('bounded memory: maxQueueBytes with an overflow policy', () => {
+  it("'drain-sync' (the default) writes the queue synchronously once past the bound and loses nothing", async () => {
+    const dir = await tempDir()
+    const seam = slowDisk()
+    const rec = createRecorder({ dir, fs: seam, fsync: 'never', maxQueueBytes: 20_000 })
+    await rec.ready()
+    const uuids: string[] = []
+    for (let i = 0; i < 200; i++) {
+      uuids.push(rec.record('chat', { i, text: 'm'.repeat(500) }))
+      // The bound holds after every call.
+      expect(rec.stats().pendingBytes).toBeLessThanOrEqual(20_000)
+    }
+    const stats = rec.stats()
+    expect(stats.overflowEvents).toBeGreaterThan(0)
+    expect(seam.calls.writeSync).toBeGreaterThan(0)
+    await rec.close()
+    const records = readTranscript(rec.filePath)
+    expect(records.map((r) => r.uuid)).toEqual(uuids)
+    expect(new Set(records.map((r) => r.uuid)).size).toBe(200)
+  })
+
+  it("'throw' refuses the record with QueueFullError: nothing queued, chain unchanged, counted", async () => {
+    const dir = await tempDir()
+    const seam = slowDisk()
+    const rec = createRecorder({ dir, fs: seam, fsync: 'never', maxQueueBytes: 5_000, overflow: 'throw' })
+    await rec.ready()
+    const accepted: string[] = []
+    let refused: unknown
+    for (let i = 0; i < 50 && refused === undefined; i++) {
+      try {
+        accepted.push(rec.record('chat', { i, text: 'n'.repeat(500) }))
+      } catch (error) {
+        refused = error
+      }
+    }
+    expect(refused).toBeInstanceOf(QueueFullError)
+    expect(refused).toMatchObject({ code: 'EQUEUEFULL' })
+    expect(rec.lastUuid).toBe(accepted.at(-1))
+    expect(rec.stats()).toMatchObject({ recorded: accepted.length, overflowEvents: 1 })
+    expect(seam.calls.writeSync).toBe(0)
+    await rec.close()
+    expect(readTranscript(rec.filePath).map((r) => r.uuid)).toEqual(accepted)
+  })
+
+  it('past the bound while the disk is failing, records stay queued (nothing lost) and EQUEUEFULL is reported', async () => {
+    const dir = await tempDir()
+    let failing = true
+    const seam = fakeFs({
+      overrides: {
+        write: (real) => (fd, buffer, offset, length) =>
+          failing
+            ? Promise.reject(Object.assign(new Error('ENOSPC'), { code: 'ENOSPC' }))
+            : real(fd, buffer, offset, length),
+      },
+    })
+    const codes: string[] = []
+    const rec = createRecorder({
+      dir,
+      fs: seam,
+      maxQueueBytes: 2_000,
+      onError: (error) => codes.push(error.code),
+    })
+    rec.record('first')
+    await expect(rec.flush()).rejects.toMatchObject({ code: 'EWRITEFAILED' })
+    const uuids = [rec.lastUuid]
+    for (let i = 0; i < 20; i++) uuids.push(rec.record('chat', { i, text: 'o'.repeat(200) }))
+    await new Promise((resolve) => setTimeout(resolve, 0))
+    expect(codes).toContain('EQUEUEFULL')
+    expect(rec.stats().pendingRecords).toBe(21)
+    expect(seam.calls.writeSync).toBe(0)
+    failing = false
+    await rec.close()
+    expect(readTranscript(rec.filePath).map((r) => r.uuid)).toEqual(uuids)
+  })
+})

@@ -1,0 +1,68 @@
+import fs from 'node:fs'
+import { describe, expect, it } from 'vitest'
+
+import { createRecorder, RECOVERED_RECORD_TYPE } from '../src/index.js'
+import { tempDir } from './support/temp-dir.js'
+import { readTranscript } from './support/transcript.js'
+
+async function writeSession(dir: string, sessionId: string, count: number): Promise<string[]> {
+  const rec = createRecorder({ dir, sessionId })
+  const uuids = Array.from({ length: count }, (_, i) => rec.record('event', { i }))
+  await rec.close()
+  return uuids
+}
+
+describe('resume: true continues the parent chain from the last valid record', () => {
+  it('a clean transcript: lastUuid is its last record and the next record is parented on it', async () => {
+    const dir = await tempDir()
+    const uuids = await writeSession(dir, 'clean', 5)
+    const rec = createRecorder({ dir, sessionId: 'clean', resume: true })
+    expect(rec.lastUuid).toBe(uuids[4])
+    expect(rec.persistedUuid).toBe(uuids[4])
+    const next = rec.record('event', { i: 5 })
+    await rec.close()
+    const records = readTranscript(rec.filePath)
+    expect(records.map((r) => r.uuid)).toEqual([...uuids, next])
+    expect(records[5]!.parentUuid).toBe(uuids[4])
+  })
+
+  it('a torn tail is quarantined before the first append and a `recovered` record says so', async () => {
+    const dir = await tempDir()
+    const uuids = await writeSession(dir, 'torn', 3)
+    const filePath = `${dir}/torn.jsonl`
+    const torn = '{"uuid":"half-written","parentUu'
+    fs.appendFileSync(filePath, torn)
+
+    const rec = createRecorder({ dir, sessionId: 'torn', resume: true })
+    const recoveredUuid = rec.lastUuid
+    expect(recoveredUuid).not.toBe(uuids[2])
+    const next = rec.record('event', { i: 3 })
+    await rec.close()
+
+    const records = readTranscript(filePath)
+    expect(records.map((r) => r.type)).toEqual(['event', 'event', 'event', RECOVERED_RECORD_TYPE, 'event'])
+    const recovered = records[3]!
+    expect(recovered).toMatchObject({
+      uuid: recoveredUuid,
+      parentUuid: uuids[2],
+      reason: 'torn-tail',
+      tornBytes: torn.length,
+      quarantinedBytes: torn.length,
+    })
+    expect(records[4]).toMatchObject({ uuid: next, parentUuid: recoveredUuid })
+    expect(fs.readFileSync(recovered.quarantinePath as string, 'utf8')).toBe(torn)
+  })
+
+  it('a missing transcript starts a fresh session', async () => {
+    const dir = await tempDir()
+    const rec = createRecorder({ dir, sessionId: 'new-one', resume: true })
+    expect(rec.lastUuid).toBeNull()
+    rec.record('event')
+    await rec.close()
+    expect(readTranscript(rec.filePath)[0]!.parentUuid).toBeNull()
+  })
+
+  it('resume needs a sessionId', () => {
+    expect(() => createRecorder({ dir: '/tmp', resume: true })).toThrow(TypeError)
+  })
+})
