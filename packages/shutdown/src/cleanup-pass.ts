@@ -51,14 +51,20 @@ export class CleanupPass {
     return this.#result()
   }
 
+  /**
+   * The deadline (`timeoutMs` after the pass began) has passed: stop, and say so in the result. Also used
+   * by an exit that joins a pass started earlier with a longer bound.
+   */
+  expire(timeoutMs: number): PassResult {
+    if (this.#stopped === undefined) this.#deadlineExceeded = true
+    return this.stop(new ShutdownDeadlineError(timeoutMs))
+  }
+
   async #run(): Promise<PassResult> {
     const { clock, registry, timeoutMs } = this.#options
     this.#startedAt = clock.now()
     // Armed before the first cleanup is called: no user code can delay the bound.
-    const disarm = armTimer(clock, timeoutMs, () => {
-      this.#deadlineExceeded = true
-      this.stop(new ShutdownDeadlineError(timeoutMs))
-    })
+    const disarm = armTimer(clock, timeoutMs, () => this.expire(timeoutMs))
     try {
       while (this.#stopped === undefined) {
         const entry = registry.takeNext()

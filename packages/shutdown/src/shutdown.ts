@@ -1,7 +1,7 @@
 import type { Writable } from 'node:stream'
 import { inspect } from 'node:util'
 import { CleanupPass, type PassResult } from './cleanup-pass.js'
-import { systemClock, type Clock } from './clock.js'
+import { armTimer, systemClock, type Clock } from './clock.js'
 import { drainStream } from './drain.js'
 import { watchEpipe } from './epipe.js'
 import { ShutdownForcedError } from './errors.js'
@@ -259,7 +259,12 @@ export class Shutdown {
   async #exitFlow(reason: ShutdownReason, code: number, budgetMs: number): Promise<ShutdownReport> {
     const startedAt = this.#clock.now()
     const drainReserveMs = Math.min(this.#drainTimeoutMs, budgetMs / 2)
-    const result = await this.#startPass(reason, budgetMs - drainReserveMs).done
+    const cleanupBudgetMs = budgetMs - drainReserveMs
+    const pass = this.#startPass(reason, cleanupBudgetMs)
+    // A pass started earlier by runExitCleanup() may have a longer bound than this exit allows.
+    const disarm = armTimer(this.#clock, cleanupBudgetMs, () => pass.expire(cleanupBudgetMs))
+    const result = await pass.done
+    disarm()
     const report = this.#compose(result, code, false)
     this.#report(report)
     const drainMs = budgetMs - (this.#clock.now() - startedAt)

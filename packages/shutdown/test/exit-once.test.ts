@@ -76,6 +76,22 @@ describe('exit once', () => {
     expect(exited.exitCode).toBe(4)
   })
 
+  it('an exit joining a longer runExitCleanup() pass still ends within its own bound', async () => {
+    const parts = fakes()
+    const shutdown = createShutdown({ ...parts, ...quiet, drainTimeoutMs: 0 })
+    shutdown.registerCleanup(() => new Promise(() => {}), { name: 'stuck', timeoutMs: 60_000 })
+    const running = shutdown.runExitCleanup({ timeoutMs: 60_000 })
+    const started = Date.now()
+    const report = await shutdown.gracefulExit(0, { timeoutMs: 200 })
+    expect(Date.now() - started).toBeLessThan(200 + 2000)
+    expect(parts.process.exits).toEqual([0])
+    expect(report.deadlineExceeded).toBe(true)
+    expect(report.cleanups).toMatchObject([
+      { name: 'stuck', status: 'timed-out', error: { code: 'ERR_SHUTDOWN_DEADLINE' } },
+    ])
+    expect((await running).deadlineExceeded).toBe(true)
+  })
+
   it('a forced exit racing the graceful path still calls exit once', async () => {
     const parts = fakes()
     const shutdown = createShutdown({ ...parts, ...quiet })
