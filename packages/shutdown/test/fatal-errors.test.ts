@@ -102,4 +102,14 @@ describe('in-process', () => {
     expect(parts.process.exits).toEqual([1])
     expect(parts.process.counts()).toMatchObject({ uncaughtException: 0, unhandledRejection: 0 })
   })
+
+  it('the uninstaller removes both listeners; installing twice never doubles them', () => {
+    const parts = fakes()
+    const shutdown = createShutdown(parts)
+    shutdown.installFatalHandlers()
+    const uninstall = shutdown.installFatalHandlers()
+    expect(parts.process.counts()).toMatchObject({ uncaughtException: 1, unhandledRejection: 1 })
+    uninstall()
+    expect(parts.process.counts()).toMatchObject({ uncaughtException: 0, unhandledRejection: 0 })
+  })
 })
