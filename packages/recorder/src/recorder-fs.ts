@@ -1,5 +1,7 @@
 import fs from 'node:fs'
 
+import { ensureDir, ensureDirSync, forgetDir } from '@sessiontape/fs-cache'
+
 /** What the recorder needs to know about an open or named file. */
 export interface FileIdentity {
   readonly dev: number
@@ -14,7 +16,10 @@ export interface FileIdentity {
  * setup, `flushSync()`, the `drain-sync` overflow policy and the exit drain.
  */
 export interface RecorderFs {
+  /** `mkdir -p`; may be memoized process-wide on success (then {@link forgetDir} makes it run again). */
   mkdir(path: string, mode: number): Promise<void>
+  /** The directory was found missing: forget any memo of it. */
+  forgetDir(path: string): void
   open(path: string, flags: number, mode: number): Promise<number>
   write(fd: number, buffer: Uint8Array, offset: number, length: number): Promise<number>
   fdatasync(fd: number): Promise<void>
@@ -41,10 +46,12 @@ function identity(stats: fs.Stats): FileIdentity {
  * destructured copy), so a benchmark that counts `fs` calls by wrapping them sees ours too.
  */
 export const nodeFs: RecorderFs = {
-  mkdir: (path, mode) =>
-    new Promise((resolve, reject) =>
-      fs.mkdir(path, { recursive: true, mode }, (error) => (error ? reject(error) : resolve())),
-    ),
+  // Directories go through fs-cache's process-wide memo (success only): a server hosting many sessions in
+  // one directory pays one mkdir, not one per recorder.
+  mkdir: (path, mode) => ensureDir(path, { mode }),
+  forgetDir: (path) => {
+    forgetDir(path)
+  },
   open: (path, flags, mode) =>
     new Promise((resolve, reject) =>
       fs.open(path, flags, mode, (error, fd) => (error ? reject(error) : resolve(fd))),
@@ -74,9 +81,7 @@ export const nodeFs: RecorderFs = {
   close: (fd) =>
     new Promise((resolve, reject) => fs.close(fd, (error) => (error ? reject(error) : resolve()))),
 
-  mkdirSync: (path, mode) => {
-    fs.mkdirSync(path, { recursive: true, mode })
-  },
+  mkdirSync: (path, mode) => ensureDirSync(path, { mode }),
   openSync: (path, flags, mode) => fs.openSync(path, flags, mode),
   writeSync: (fd, buffer, offset, length) => fs.writeSync(fd, buffer, offset, length, null),
   fdatasyncSync: (fd) => fs.fdatasyncSync(fd),

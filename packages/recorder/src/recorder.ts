@@ -779,6 +779,7 @@ class SessionRecorder implements Recorder {
       }
       // The directory was removed since it was created: create it again, once, and retry.
       this.#dirReady = false
+      this.#fs.forgetDir(this.#dir)
       await this.#ensureDir(epoch)
       try {
         fd = await this.#io(epoch, () => this.#fs.open(this.filePath, OPEN_FLAGS, FILE_MODE))
@@ -1047,6 +1048,7 @@ class SessionRecorder implements Recorder {
       }
       // The directory was removed since it was created: create it again, once, and retry.
       try {
+        this.#fs.forgetDir(this.#dir)
         this.#fs.mkdirSync(this.#dir, DIR_MODE)
         fd = this.#fs.openSync(this.filePath, OPEN_FLAGS, FILE_MODE)
       } catch (retryError) {

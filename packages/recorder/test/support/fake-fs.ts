@@ -1,6 +1,6 @@
 import { nodeFs, type RecorderFs } from '../../src/recorder-fs.js'
 
-type AsyncName = 'mkdir' | 'open' | 'write' | 'fdatasync' | 'fstat' | 'lstat' | 'read' | 'close'
+type AsyncName = 'forgetDir' | 'mkdir' | 'open' | 'write' | 'fdatasync' | 'fstat' | 'lstat' | 'read' | 'close'
 type SyncName =
   'mkdirSync' | 'openSync' | 'writeSync' | 'fdatasyncSync' | 'fstatSync' | 'readSync' | 'closeSync'
 
@@ -41,6 +41,11 @@ export function fakeFs(plan: FakeFsPlan = {}): FakeFs {
     const override = plan.overrides?.[name] as
       ((real: unknown) => (...args: unknown[]) => unknown) | undefined
     const impl = override ? override(real) : real
+    // forgetDir drops a memo entry: no file-system call, nothing to count or delay.
+    if (name === 'forgetDir') {
+      fake[name] = impl
+      continue
+    }
     fake[name] = name.endsWith('Sync')
       ? (...args: unknown[]) => {
           calls[name]++
