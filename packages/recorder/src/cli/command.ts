@@ -18,15 +18,21 @@ const COMMON: Options = {
   help: { type: 'boolean', short: 'h' },
 }
 
+export interface ParsedArgs {
+  readonly values: { readonly [name: string]: string | boolean | undefined }
+  readonly positionals: readonly string[]
+}
+
 /** node:util parseArgs, with its errors turned into a usage message that points at `--help`. */
-export function parseCommandArgs<T extends Options>(command: string, args: readonly string[], options: T) {
+export function parseCommandArgs(command: string, args: readonly string[], options: Options): ParsedArgs {
   try {
-    return parseArgs({
+    const { values, positionals } = parseArgs({
       args: [...args],
       options: { ...COMMON, ...options },
       allowPositionals: true,
       strict: true,
     })
+    return { values: values as ParsedArgs['values'], positionals }
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error)
     throw new CliError(`sessiontape ${command}: ${message}\nRun \`sessiontape ${command} --help\`.`)
@@ -44,4 +50,9 @@ export function expectPositionals(command: string, positionals: readonly string[
 
 export function writeJson(io: CliIo, value: unknown): void {
   io.out(`${JSON.stringify(value, null, 2)}\n`)
+}
+
+/** A string option's value (parseArgs already rejected a missing value), or undefined when absent. */
+export function stringOption(value: string | boolean | undefined): string | undefined {
+  return typeof value === 'string' ? value : undefined
 }

@@ -1,7 +1,7 @@
 import path from 'node:path'
 import { repairTranscript, type TranscriptRepair } from '../../tail/repair-transcript.js'
 import { CliError, ExitCode } from '../cli-io.js'
-import { expectPositionals, parseCommandArgs, writeJson, type Command } from '../command.js'
+import { expectPositionals, parseCommandArgs, stringOption, writeJson, type Command } from '../command.js'
 import { formatProblem } from '../format-record.js'
 import { withSessionLock } from '../session-lock.js'
 import { requireFile } from '../targets.js'
@@ -35,8 +35,9 @@ Exit codes: 0 repaired or nothing to repair, 1 the session is held by a live rec
     })
     expectPositionals('repair', positionals, 1)
     const filePath = await requireFile('repair', positionals[0])
+    const out = stringOption(values.out)
     const options = {
-      ...(values.out === undefined ? {} : { out: path.resolve(values.out) }),
+      ...(out === undefined ? {} : { out: path.resolve(out) }),
       dryRun: values['dry-run'] === true,
     }
     const repair = () =>

@@ -3,7 +3,7 @@ import { indexByUuid } from '../../read/check-links.js'
 import type { ReadProblem } from '../../read/problem.js'
 import { readSession, type ReadSessionResult } from '../../read/read-session.js'
 import { CliError, ExitCode, type CliIo } from '../cli-io.js'
-import { expectPositionals, parseCommandArgs, writeJson, type Command } from '../command.js'
+import { expectPositionals, parseCommandArgs, stringOption, writeJson, type Command } from '../command.js'
 import { formatProblem, formatRecord, formatRecordLine } from '../format-record.js'
 import { requireFile } from '../targets.js'
 
@@ -32,7 +32,7 @@ Exit codes: 0 shown (even with problems: use verify to test), 2 unreadable.
     expectPositionals('show', positionals, 1)
     const filePath = await requireFile('show', positionals[0])
     const session = await readSession(filePath)
-    const leaf = values.leaf
+    const leaf = stringOption(values.leaf)
     if (leaf !== undefined && !session.records.some((record) => record.uuid === leaf)) {
       throw new CliError(`sessiontape show: no record with uuid ${JSON.stringify(leaf)} in ${filePath}`)
     }

@@ -1,5 +1,5 @@
 import { CliError, ExitCode } from '../cli-io.js'
-import { expectPositionals, parseCommandArgs, type Command } from '../command.js'
+import { expectPositionals, parseCommandArgs, stringOption, type Command } from '../command.js'
 import { followFile } from '../follow-file.js'
 import { requireFile } from '../targets.js'
 
@@ -29,10 +29,11 @@ Exit codes: 0 done or stopped, 2 unreadable.
       lines: { type: 'string', short: 'n' },
     })
     expectPositionals('tail', positionals, 1)
-    const count = values.lines === undefined ? DEFAULT_COUNT : Number(values.lines)
+    const lines = stringOption(values.lines)
+    const count = lines === undefined ? DEFAULT_COUNT : Number(lines)
     if (!(Number.isSafeInteger(count) && count >= 0)) {
       throw new CliError(
-        `sessiontape tail: expected -n to be a non-negative integer, got ${JSON.stringify(values.lines)}`,
+        `sessiontape tail: expected -n to be a non-negative integer, got ${JSON.stringify(lines)}`,
       )
     }
     const filePath = await requireFile('tail', positionals[0])
