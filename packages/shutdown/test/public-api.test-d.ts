@@ -1,0 +1,52 @@
+// Type-level tests of the public surface, checked by `pnpm typecheck` (tsc over test/): the names the
+// issue fixes, the shapes a consumer relies on, and misuse the compiler must refuse.
+import { expectTypeOf } from 'vitest'
+import {
+  createShutdown,
+  formatReport,
+  gracefulExit,
+  guardEpipe,
+  installFatalHandlers,
+  installSignalHandlers,
+  registerCleanup,
+  runExitCleanup,
+  setReportHandler,
+  triggerShutdown,
+  type CleanupContext,
+  type CleanupStatus,
+  type Shutdown,
+  type ShutdownReport,
+} from '@sessiontape/shutdown'
+
+expectTypeOf(registerCleanup).returns.toEqualTypeOf<() => void>()
+expectTypeOf(installSignalHandlers).returns.toEqualTypeOf<() => void>()
+expectTypeOf(installFatalHandlers).returns.toEqualTypeOf<() => void>()
+expectTypeOf(guardEpipe).returns.toEqualTypeOf<() => void>()
+expectTypeOf(runExitCleanup).returns.toEqualTypeOf<Promise<ShutdownReport>>()
+expectTypeOf(gracefulExit).returns.toEqualTypeOf<Promise<ShutdownReport>>()
+expectTypeOf(formatReport).returns.toBeString()
+expectTypeOf(setReportHandler).parameter(0).toEqualTypeOf<((report: ShutdownReport) => void) | undefined>()
+
+expectTypeOf<CleanupContext['signal']>().toEqualTypeOf<AbortSignal>()
+expectTypeOf<CleanupStatus>().toEqualTypeOf<'ok' | 'failed' | 'timed-out' | 'not-started'>()
+expectTypeOf<ShutdownReport['cleanups'][number]>().toHaveProperty('name').toBeString()
+expectTypeOf<ShutdownReport['exitCode']>().toEqualTypeOf<number | null>()
+
+// The consumer shape from the issue compiles as written.
+registerCleanup(({ signal }) => signal.throwIfAborted(), {
+  name: 'transcript',
+  phase: 'last',
+  sync: () => {},
+})
+
+expectTypeOf(createShutdown({ timeoutMs: 5000, stdout: null })).toEqualTypeOf<Shutdown>()
+expectTypeOf<Parameters<Shutdown['triggerShutdown']>[0]>().toEqualTypeOf<
+  'SIGHUP' | 'SIGINT' | 'SIGTERM' | 'SIGBREAK' | undefined
+>()
+
+// @ts-expect-error: unknown phase
+registerCleanup(() => {}, { phase: 'end' })
+// @ts-expect-error: not a handled signal
+triggerShutdown('SIGKILL')
+// @ts-expect-error: secondSignal is 'force' | 'ignore'
+installSignalHandlers({ secondSignal: 'exit' })
