@@ -5,6 +5,7 @@
 import * as fs from 'node:fs'
 import * as os from 'node:os'
 import * as path from 'node:path'
+import { nodeFs, THROW, type FsAdapter } from '../src/fs-adapter.js'
 import { createPathCache } from '../src/index.js'
 import { countingFs } from './counting-fs.js'
 import { bytesPerEntry } from './memory.js'
@@ -76,10 +77,10 @@ async function main(): Promise<void> {
       )
       rows.push({ ...row, oursNs, baselineNs })
     }
-    const SYNC_HIT = 1_000_000
-    const SYNC_RAW = 100_000
-    const ASYNC_HIT = 200_000
-    const ASYNC_RAW = 10_000
+    const SYNC_HIT = 500_000
+    const SYNC_RAW = 40_000
+    const ASYNC_HIT = 100_000
+    const ASYNC_RAW = 4_000
 
     // --- hits ---
     await addAsync(
@@ -232,6 +233,38 @@ async function main(): Promise<void> {
       },
       [ASYNC_RAW, (i) => small.stat(churn[i % churn.length] as string)],
       [ASYNC_RAW, (i) => fsp.stat(churn[i % churn.length] as string)],
+    )
+    // The cache's own cost on a miss, without the syscall: a file-system stub that fails at once with a
+    // prebuilt ENOENT, called directly (baseline) and through the cache (ours). The difference is the
+    // absolute overhead a miss adds to whatever the real syscall costs.
+    const enoent = Object.assign(new Error('ENOENT'), { code: 'ENOENT' })
+    const stub: FsAdapter = {
+      ...nodeFs,
+      stat: () => Promise.reject(enoent),
+      statSync: () => {
+        throw enoent
+      },
+    }
+    const stubbed = createPathCache({ fs: stub })
+    addSync(
+      {
+        scenario: 'miss overhead alone: statSync (stub fails at once)',
+        ours: 'cache.statSync',
+        baseline: 'stub.statSync',
+        note: 'absolute ns added per miss',
+      },
+      [SYNC_HIT / 5, () => trySync(() => stubbed.statSync(missing))],
+      [SYNC_HIT / 5, () => trySync(() => stub.statSync(missing, THROW))],
+    )
+    await addAsync(
+      {
+        scenario: 'miss overhead alone: stat (stub fails at once)',
+        ours: 'await cache.stat',
+        baseline: 'await stub.stat',
+        note: 'absolute ns added per miss',
+      },
+      [ASYNC_HIT / 5, () => stubbed.stat(missing).catch(swallow)],
+      [ASYNC_HIT / 5, () => stub.stat(missing).catch(swallow)],
     )
     addSync(
       {

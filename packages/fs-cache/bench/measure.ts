@@ -1,5 +1,8 @@
-/** Repetitions per figure; the table shows the median, which shrugs off one noisy run on a shared box. */
-export const REPS = 5
+/**
+ * Repetitions per figure; the table shows the median, which shrugs off noisy runs on a shared box.
+ * Many short alternating runs beat few long ones when other processes come and go.
+ */
+export const REPS = 9
 
 export function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b)

@@ -1,6 +1,6 @@
 import * as path from 'node:path'
 import { LRUCache } from 'lru-cache'
-import type { FsAdapter, FsStatsLike } from './fs-adapter.js'
+import { NO_THROW, type FsAdapter, type FsStatsLike } from './fs-adapter.js'
 import { isMissing } from './is-missing.js'
 import { isSameOrUnder, normalizeForMatch, toKey } from './path-match.js'
 import { assertPath, invalidArgument } from './validate.js'
@@ -82,7 +82,7 @@ export class DirProbe {
     const { memoKey, file } = parse(dir, name)
     let dirStat: FsStatsLike | undefined
     try {
-      dirStat = this.#fs.statSync(dir, false)
+      dirStat = this.#fs.statSync(dir, NO_THROW)
     } catch (err) {
       if (isMissing(err)) return undefined
       throw err
@@ -92,7 +92,7 @@ export class DirProbe {
     if (known !== undefined) return known ? file : undefined
     let found = false
     try {
-      found = this.#fs.statSync(file, false)?.isFile() === true
+      found = this.#fs.statSync(file, NO_THROW)?.isFile() === true
     } catch (err) {
       if (!isMissing(err)) throw err
     }

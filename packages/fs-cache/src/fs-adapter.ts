@@ -25,21 +25,32 @@ export interface FsAdapter {
   readonly realpath: (path: string) => Promise<string>
   readonly mkdir: (path: string, mode: number) => Promise<unknown>
   /** With `throwIfNoEntry: false`, returns `undefined` instead of throwing ENOENT (8x cheaper than a throw). */
-  readonly statSync: (path: string, throwIfNoEntry: boolean) => FsStatsLike | undefined
+  readonly statSync: (path: string, options: StatSyncMode) => FsStatsLike | undefined
   readonly lstatSync: (path: string) => FsStatsLike
   /** Must be `fs.realpathSync.native`, the same implementation as the async `realpath`. */
   readonly realpathSync: (path: string) => string
   readonly mkdirSync: (path: string, mode: number) => unknown
 }
 
-/** The real file system. Both realpath modes use libuv's native `realpath(3)`. */
+export interface StatSyncMode {
+  readonly throwIfNoEntry: boolean
+}
+/** Shared option objects, so a sync lookup allocates none. */
+export const THROW: StatSyncMode = Object.freeze({ throwIfNoEntry: true })
+export const NO_THROW: StatSyncMode = Object.freeze({ throwIfNoEntry: false })
+
+/**
+ * The real file system. Both realpath modes use libuv's native `realpath(3)`. The lookups are the
+ * node:fs functions themselves, not wrappers: every extra frame makes a failing call slower (a throw
+ * unwinds through it, and the error's stack capture walks it), and failures are never cached.
+ */
 export const nodeFs: FsAdapter = {
-  stat: (path) => fs.promises.stat(path),
-  lstat: (path) => fs.promises.lstat(path),
-  realpath: (path) => fs.promises.realpath(path),
+  stat: fs.promises.stat,
+  lstat: fs.promises.lstat,
+  realpath: fs.promises.realpath,
   mkdir: (path, mode) => fs.promises.mkdir(path, { recursive: true, mode }),
-  statSync: (path, throwIfNoEntry) => fs.statSync(path, { throwIfNoEntry }),
-  lstatSync: (path) => fs.lstatSync(path),
-  realpathSync: (path) => fs.realpathSync.native(path),
+  statSync: fs.statSync,
+  lstatSync: fs.lstatSync,
+  realpathSync: fs.realpathSync.native,
   mkdirSync: (path, mode) => fs.mkdirSync(path, { recursive: true, mode }),
 }
