@@ -1,6 +1,7 @@
 import { appendFile, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
+import { repairTranscript } from '../src/index.js'
 import { runCli, startCli } from './helpers/cli.js'
 import { makeChain, makeRecord, toJsonl, withTempDir } from './helpers/records.js'
 
@@ -55,6 +56,44 @@ describe('sessiontape tail prints the last records and follows a live session', 
           .split('\n')
           .map((l) => (JSON.parse(l) as { uuid: string }).uuid),
       ).toEqual(['u2', 'u3', 'u4'])
+    })
+  })
+
+  it('announces a replaced file (a repair) on stderr and keeps following the new one', async () => {
+    await withTempDir(async (dir) => {
+      const file = path.join(dir, 's1.jsonl')
+      await writeFile(file, `${toJsonl(makeChain(2))}{"torn`)
+      const child = startCli('tail', '-f', '--json', file)
+      let stdout = ''
+      let stderr = ''
+      child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()))
+      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
+      const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)))
+      await waitFor(
+        () => stdout,
+        (text) => text.includes('"u1"'),
+      )
+      await repairTranscript(file)
+      await waitFor(
+        () => stderr,
+        (text) => text.includes('was replaced'),
+      )
+      await appendFile(file, `${JSON.stringify(makeRecord(2, 'u1'))}\n`)
+      await waitFor(
+        () => stdout,
+        (text) => text.includes('"u2"'),
+      )
+      child.kill('SIGINT')
+      expect(await exited).toBe(0)
+      expect(stderr).toBe(
+        `sessiontape tail: ${file} was replaced (repaired?); following the new file from its end\n`,
+      )
+      expect(
+        stdout
+          .trim()
+          .split('\n')
+          .map((l) => (JSON.parse(l) as { uuid: string }).uuid),
+      ).toEqual(['u0', 'u1', 'u2'])
     })
   })
 })
