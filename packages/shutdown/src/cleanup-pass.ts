@@ -36,6 +36,8 @@ export class CleanupPass {
   #stopped: ShutdownError | undefined
   // Gives up on the cleanup in flight, so a deadline or a forced exit does not wait for it.
   #giveUpCurrent: ((error: ShutdownError) => void) | undefined
+  // Once every cleanup has settled, a late deadline or forced exit must not rewrite the result.
+  #finished = false
 
   constructor(options: PassOptions) {
     this.#options = options
@@ -44,7 +46,7 @@ export class CleanupPass {
 
   /** Stops the pass now: the running cleanup is abandoned with `error`, the rest never start. */
   stop(error: ShutdownError): PassResult {
-    if (this.#stopped === undefined) {
+    if (this.#stopped === undefined && !this.#finished) {
       this.#stopped = error
       this.#giveUpCurrent?.(error)
     }
@@ -56,7 +58,7 @@ export class CleanupPass {
    * by an exit that joins a pass started earlier with a longer bound.
    */
   expire(timeoutMs: number): PassResult {
-    if (this.#stopped === undefined) this.#deadlineExceeded = true
+    if (this.#stopped === undefined && !this.#finished) this.#deadlineExceeded = true
     return this.stop(new ShutdownDeadlineError(timeoutMs))
   }
 
@@ -74,6 +76,7 @@ export class CleanupPass {
     } finally {
       disarm()
     }
+    this.#finished = true
     return this.#result()
   }
 

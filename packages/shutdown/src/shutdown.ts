@@ -76,8 +76,8 @@ export class Shutdown {
   #secondSignal: 'force' | 'ignore' = 'force'
   // process.exit must be called once even when a forced exit races the graceful path.
   #exited = false
-  // onReport runs once per exit, even when a forced exit races the graceful path.
-  #reported = false
+  // The report delivered to onReport: once per exit, even when a forced exit races the graceful path.
+  #reported: ShutdownReport | undefined
   // The 'exit' listener that runs sync variants is only present while a sync variant is registered.
   #exitListenerInstalled = false
 
@@ -265,8 +265,8 @@ export class Shutdown {
     const disarm = armTimer(this.#clock, cleanupBudgetMs, () => pass.expire(cleanupBudgetMs))
     const result = await pass.done
     disarm()
-    const report = this.#compose(result, code, false)
-    this.#report(report)
+    // A forced exit may have reported (and exited) already; callers get the report that was delivered.
+    const report = this.#report(this.#compose(result, code, false))
     const drainMs = budgetMs - (this.#clock.now() - startedAt)
     const streams = new Set([this.#stdout, this.#stderr].filter((s): s is Writable => s !== null))
     await Promise.all([...streams].map((stream) => drainStream(stream, drainMs, this.#clock)))
@@ -296,14 +296,16 @@ export class Shutdown {
     return { ...result, exitCode, laterReasons: [...this.#laterReasons], forced }
   }
 
-  #report(report: ShutdownReport): void {
-    if (this.#reported) return
-    this.#reported = true
+  /** Delivers `report` to onReport unless one was delivered already; returns the one delivered. */
+  #report(report: ShutdownReport): ShutdownReport {
+    if (this.#reported) return this.#reported
+    this.#reported = report
     try {
       this.#onReport(report)
     } catch (error) {
       this.#writeStderr(`onReport threw: ${inspect(error)}\n`)
     }
+    return report
   }
 
   #finish(code: number): void {

@@ -104,6 +104,7 @@ describe('exit once', () => {
     expect(parts.process.exits).toEqual([130])
     const report = await exiting
     expect(report.exitCode).toBe(130)
+    expect(report.forced).toBe(true)
     expect(parts.process.exits).toEqual([130])
   })
 })

@@ -57,4 +57,22 @@ describe('triggerShutdown', () => {
     shutdown.triggerShutdown('SIGTERM')
     expect(parts.process.exits).toEqual([130])
   })
+
+  it('during a shutdown started by gracefulExit, the first signal is only recorded; the next one forces', async () => {
+    const parts = fakes()
+    const shutdown = createShutdown({ ...parts, onReport: () => {} })
+    shutdown.registerCleanup(hang, { timeoutMs: 60_000 })
+    const exiting = shutdown.gracefulExit(0)
+    shutdown.triggerShutdown('SIGINT')
+    await new Promise((resolve) => setTimeout(resolve, 20))
+    expect(parts.process.exits).toEqual([])
+    shutdown.triggerShutdown('SIGTERM')
+    expect(parts.process.exits).toEqual([0])
+    const report = await exiting
+    expect(report.forced).toBe(true)
+    expect(report.laterReasons).toEqual([
+      { type: 'signal', signal: 'SIGINT' },
+      { type: 'signal', signal: 'SIGTERM' },
+    ])
+  })
 })
