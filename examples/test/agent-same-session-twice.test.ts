@@ -1,0 +1,41 @@
+// Two agents on one session id: the second is refused with a clear message and its own exit code, and the
+// first one's transcript is untouched by it.
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { runAgent, scratchDir, startAgent } from './helpers/agent-process.js'
+import { expectOneUnbrokenRun, readCleanSession } from './helpers/transcript.js'
+
+describe('two agents on the same session', () => {
+  let scratch: Awaited<ReturnType<typeof scratchDir>>
+  beforeAll(async () => (scratch = await scratchDir('twice')))
+  afterAll(() => scratch.remove())
+
+  it('refuses the second one and keeps the first one intact', async () => {
+    const dir = join(scratch.path, 'sessions')
+    const first = startAgent([
+      '--dir',
+      dir,
+      '--session',
+      'shared',
+      '--turns',
+      '500',
+      '--delay-ms',
+      '5',
+      '--print',
+    ])
+    await first.stdoutLines(4)
+
+    const second = await runAgent(['--dir', dir, '--session', 'shared', '--turns', '2'])
+    expect(second.code).toBe(75)
+    expect(second.stderr).toMatch(/session shared is being recorded by another live process/)
+
+    first.child.kill('SIGTERM')
+    const ended = await first.finished
+    expect(ended.code, ended.stderr).toBe(143)
+    const records = await readCleanSession(join(dir, 'shared.jsonl'))
+    expectOneUnbrokenRun(records)
+    expect(records.every((record) => record['pid'] === undefined || record['pid'] === first.child.pid)).toBe(
+      true,
+    )
+  })
+})
