@@ -7,6 +7,8 @@ export interface Row {
   /** What the ratio must reach ("≥ 20×") or stay under ("≤ 1.2×"), if the issue sets a target. */
   readonly target?: { readonly kind: 'speedup' | 'overhead'; readonly value: number }
   readonly note?: string
+  /** Show `ours - baseline` in ns instead of a ratio (for rows that isolate our own overhead). */
+  readonly showDifference?: boolean
 }
 
 function ns(value: number): string {
@@ -34,7 +36,7 @@ export function printTable(rows: readonly Row[]): void {
       r.note ?? '',
     ]
   })
-  const header = ['scenario', 'ours (median)', 'baseline (median)', 'ratio', 'target', 'note']
+  const header = ['scenario', 'ours (median)', 'baseline (median)', 'ratio (or added ns)', 'target', 'note']
   const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => (l[i] as string).length)))
   const fmt = (cells: string[]): string => cells.map((c, i) => c.padEnd(widths[i] as number)).join(' | ')
   console.log(fmt(header))

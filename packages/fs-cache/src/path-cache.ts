@@ -78,7 +78,7 @@ export class PathCache implements Resettable {
   /** The fully resolved path (native `realpath(3)`), like `fs.promises.realpath`. Failures are not stored. */
   realpath(p: string): Promise<string> {
     assertPath('path', p)
-    return this.#lookup('realpath', p, () => this.#fs.realpath(p))
+    return this.#lookup('realpath', p, () => this.#fs.realpath(p), identity)
   }
 
   /** Same answer and store as {@link realpath}, via `fs.realpathSync.native`. */
@@ -102,7 +102,7 @@ export class PathCache implements Resettable {
   /** A slim, frozen `fs.stat` (follows symlinks). Failures reject unchanged and are not stored. */
   stat(p: string): Promise<SlimStat> {
     assertPath('path', p)
-    return this.#lookup('stat', p, () => this.#fs.stat(p).then(toSlimStat))
+    return this.#lookup('stat', p, () => this.#fs.stat(p), toSlimStat)
   }
 
   statSync(p: string): SlimStat {
@@ -122,7 +122,7 @@ export class PathCache implements Resettable {
   /** A slim, frozen `fs.lstat` (does not follow a final symlink; `isSymbolicLink` is meaningful). */
   lstat(p: string): Promise<SlimStat> {
     assertPath('path', p)
-    return this.#lookup('lstat', p, () => this.#fs.lstat(p).then(toSlimStat))
+    return this.#lookup('lstat', p, () => this.#fs.lstat(p), toSlimStat)
   }
 
   lstatSync(p: string): SlimStat {
@@ -258,7 +258,18 @@ export class PathCache implements Resettable {
     this.#flights.realpath.clear()
   }
 
-  #lookup<K extends Kind>(kind: K, p: string, run: () => Promise<ValueOf<K>>): Promise<ValueOf<K>> {
+  /**
+   * The async lookup: a hit, or a join of the identical lookup in flight, or one new syscall.
+   * `convert` shapes the raw answer inside the one reaction that also stores it, and a failure passes
+   * through untouched (no rethrow): each extra promise layer costs every miss, and misses are never
+   * cached, so they are the path that must stay as cheap as the raw call.
+   */
+  #lookup<K extends Kind, R>(
+    kind: K,
+    p: string,
+    run: () => Promise<R>,
+    convert: (raw: R) => ValueOf<K>,
+  ): Promise<ValueOf<K>> {
     const key = toKey(p)
     const hit = this.#store.get(kind, key)
     if (hit !== undefined) {
@@ -273,7 +284,7 @@ export class PathCache implements Resettable {
     }
     this.#misses++
     const epoch = this.#epoch
-    let started: Promise<ValueOf<K>>
+    let started: Promise<R>
     try {
       started = run()
     } catch (err: unknown) {
@@ -283,18 +294,16 @@ export class PathCache implements Resettable {
     const settle = (): void => {
       if (flights.get(key) === flight) flights.delete(key)
     }
+    // A reaction on `started` itself runs before any caller's handler (those wait on the derived
+    // promise), so a caller that retries from its catch block starts a fresh lookup, not a join.
+    started.then(undefined, settle)
     const flight: Flight<ValueOf<K>> = {
-      promise: started.then(
-        (value) => {
-          settle()
-          if (epoch === this.#epoch) this.#store.set(kind, key, value)
-          return value
-        },
-        (err: unknown) => {
-          settle()
-          throw err
-        },
-      ),
+      promise: started.then((raw) => {
+        settle()
+        const value = convert(raw)
+        if (epoch === this.#epoch) this.#store.set(kind, key, value)
+        return value
+      }),
     }
     flights.set(key, flight)
     return flight.promise
@@ -334,6 +343,8 @@ export class PathCache implements Resettable {
     return slim
   }
 }
+
+const identity = (value: string): string => value
 
 /** Creates a {@link PathCache}; bad options throw a `TypeError` (`FsCacheArgumentError`) at the call. */
 export function createPathCache(options?: PathCacheOptions): PathCache {

@@ -48,6 +48,19 @@ describe('N concurrent async lookups of one key make one syscall', () => {
     expect(counted.calls.stat).toBe(1)
   })
 
+  it('a retry from inside the catch handler asks the file system again instead of joining the failure', async () => {
+    const dir = await tempDir()
+    const file = path.join(dir, 'x')
+    const counted = countingFs()
+    const cache = createPathCache({ fs: counted.fs })
+    const answer = await cache.stat(file).catch(() => {
+      fs.writeFileSync(file, 'ab')
+      return cache.stat(file)
+    })
+    expect(answer).toMatchObject({ isFile: true, size: 2 })
+    expect(counted.calls.stat).toBe(2)
+  })
+
   it('a lookup that starts after the shared one settled is a hit, not a join', async () => {
     const dir = await tempDir()
     const counted = countingFs()
