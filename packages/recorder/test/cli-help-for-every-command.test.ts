@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { runCli } from './helpers/cli.js'
+import { runCli, runInProcess } from './helpers/cli.js'
 
 describe('the sessiontape CLI explains itself', () => {
   it('prints an overview naming every command', async () => {
@@ -12,12 +12,12 @@ describe('the sessiontape CLI explains itself', () => {
   it.for(['list', 'show', 'verify', 'repair', 'tail'])(
     'prints the help of `%s`, with --json and exit codes',
     async (command) => {
-      const { code, stdout } = await runCli(command, '--help')
+      const { code, stdout } = await runInProcess(command, '--help')
       expect(code).toBe(0)
       expect(stdout).toMatch(new RegExp(`^Usage: sessiontape ${command} `))
       expect(stdout).toContain('--json')
       expect(stdout).toContain('Exit codes:')
-      expect((await runCli('help', command)).stdout).toBe(stdout)
+      expect((await runInProcess('help', command)).stdout).toBe(stdout)
     },
   )
 
@@ -25,7 +25,7 @@ describe('the sessiontape CLI explains itself', () => {
     const unknown = await runCli('frobnicate')
     expect(unknown.code).toBe(2)
     expect(unknown.stderr).toContain('unknown command "frobnicate"')
-    const option = await runCli('verify', '--frob', 'x.jsonl')
+    const option = await runInProcess('verify', '--frob', 'x.jsonl')
     expect(option.code).toBe(2)
     expect(option.stderr).toContain("Unknown option '--frob'")
     expect(option.stderr).toContain('Run `sessiontape verify --help`.')

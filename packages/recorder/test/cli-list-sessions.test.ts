@@ -1,6 +1,6 @@
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { runCli } from './helpers/cli.js'
+import { runInProcess } from './helpers/cli.js'
 import { withTempDir } from './helpers/records.js'
 import { meta, writeMetaFile, writeTranscript } from './helpers/sessions.js'
 
@@ -12,7 +12,7 @@ describe('sessiontape list prints the sessions of a directory, newest first', ()
       await writeTranscript(dir, 'newer', 5)
       await writeMetaFile(dir, meta('newer', '2026-02-01T10:30:00.000Z', 5, 'Refactor the parser'))
       await writeTranscript(dir, 'rebuilt', 3)
-      const table = await runCli('list', dir)
+      const table = await runInProcess('list', dir)
       expect(table.code).toBe(0)
       expect(table.stdout.split('\n')).toEqual([
         'UPDATED               RECORDS  SESSION  TITLE',
@@ -23,7 +23,7 @@ describe('sessiontape list prints the sessions of a directory, newest first', ()
         `3 session(s) in ${dir}`,
         '',
       ])
-      const json = JSON.parse((await runCli('list', '--json', dir)).stdout) as {
+      const json = JSON.parse((await runInProcess('list', '--json', dir)).stdout) as {
         sessionId: string
         filePath: string
       }[]
@@ -34,7 +34,11 @@ describe('sessiontape list prints the sessions of a directory, newest first', ()
 
   it('says so when there are no sessions', async () => {
     await withTempDir(async (dir) => {
-      expect(await runCli('list', dir)).toEqual({ code: 0, stdout: `No sessions in ${dir}\n`, stderr: '' })
+      expect(await runInProcess('list', dir)).toEqual({
+        code: 0,
+        stdout: `No sessions in ${dir}\n`,
+        stderr: '',
+      })
     })
   })
 })

@@ -4,7 +4,7 @@ import path from 'node:path'
 import type * as ProperLockfile from 'proper-lockfile'
 import { describe, expect, it } from 'vitest'
 import { readSession } from '../src/index.js'
-import { runCli } from './helpers/cli.js'
+import { runCli, runInProcess } from './helpers/cli.js'
 import { CORRUPT_LINES, CORRUPT_TAIL, writeCorruptTranscript } from './helpers/corrupt-transcript.js'
 import { withTempDir } from './helpers/records.js'
 import { writeTranscript } from './helpers/sessions.js'
@@ -17,7 +17,7 @@ describe('sessiontape repair writes a repaired copy atomically and never edits w
       const file = path.join(dir, 's1.jsonl')
       const original = await writeCorruptTranscript(file)
       const before = await readSession(file)
-      const { code, stdout } = await runCli('repair', file)
+      const { code, stdout } = await runInProcess('repair', file)
       expect(code).toBe(0)
       expect(stdout).toContain(`${file}: repaired 5 problem(s), kept 7 record(s)`)
       expect(stdout).toContain('not changed: ⚠ line 6 · orphan')
@@ -47,10 +47,10 @@ describe('sessiontape repair writes a repaired copy atomically and never edits w
       const file = path.join(dir, 's1.jsonl')
       const original = await writeCorruptTranscript(file)
       const out = path.join(dir, 'fixed.jsonl')
-      expect((await runCli('repair', '--out', out, file)).code).toBe(0)
+      expect((await runInProcess('repair', '--out', out, file)).code).toBe(0)
       expect(await readFile(file, 'utf8')).toBe(original)
       expect((await readSession(out)).problems.map((p) => p.kind)).toEqual(['orphan'])
-      const again = await runCli('repair', '--out', out, file)
+      const again = await runInProcess('repair', '--out', out, file)
       expect(again.code).toBe(2)
       expect(again.stderr).toContain(`${out} already exists`)
     })
@@ -60,10 +60,10 @@ describe('sessiontape repair writes a repaired copy atomically and never edits w
     await withTempDir(async (dir) => {
       const file = path.join(dir, 's1.jsonl')
       await writeCorruptTranscript(file)
-      const dry = await runCli('repair', '--dry-run', '--json', file)
+      const dry = await runInProcess('repair', '--dry-run', '--json', file)
       expect(JSON.parse(dry.stdout)).toMatchObject({ changed: true, backupPath: null, quarantinePath: null })
       await writeTranscript(dir, 'clean', 2)
-      const clean = await runCli('repair', path.join(dir, 'clean.jsonl'))
+      const clean = await runInProcess('repair', path.join(dir, 'clean.jsonl'))
       expect(clean.stdout).toContain('nothing to repair (2 record(s)); no file written')
       expect((await readdir(dir)).sort()).toEqual(['clean.jsonl', 's1.jsonl'])
     })
@@ -89,7 +89,7 @@ describe('sessiontape repair writes a repaired copy atomically and never edits w
     await withTempDir(async (dir) => {
       const file = path.join(dir, 's1.jsonl')
       await writeFile(file, `${CORRUPT_LINES[0]}\nnot json\n${CORRUPT_LINES[1]}\n`)
-      await runCli('repair', file)
+      await runInProcess('repair', file)
       expect(await readFile(file, 'utf8')).toBe(`${CORRUPT_LINES[0]}\n${CORRUPT_LINES[1]}\n`)
     })
   })

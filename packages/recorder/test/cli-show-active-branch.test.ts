@@ -1,7 +1,7 @@
 import { writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { runCli } from './helpers/cli.js'
+import { runInProcess } from './helpers/cli.js'
 import { writeCorruptTranscript } from './helpers/corrupt-transcript.js'
 import { makeRecord, toJsonl, withTempDir } from './helpers/records.js'
 
@@ -10,7 +10,7 @@ describe('sessiontape show prints the active branch with problems flagged inline
     await withTempDir(async (dir) => {
       const file = path.join(dir, 's1.jsonl')
       await writeCorruptTranscript(file)
-      const { code, stdout } = await runCli('show', file)
+      const { code, stdout } = await runInProcess('show', file)
       expect(code).toBe(0)
       const marks = stdout
         .split('\n')
@@ -39,7 +39,7 @@ describe('sessiontape show prints the active branch with problems flagged inline
     await withTempDir(async (dir) => {
       const file = path.join(dir, 's1.jsonl')
       await writeFile(file, toJsonl([makeRecord(0, null), makeRecord(2, 'u1'), makeRecord(3, 'u2')]))
-      const { stdout } = await runCli('show', file)
+      const { stdout } = await runInProcess('show', file)
       expect(stdout).toContain(
         '⚠ gap · missing-parent · history before "u2" is lost: its parent "u1" is not in the transcript',
       )
@@ -54,15 +54,15 @@ describe('sessiontape show prints the active branch with problems flagged inline
         file,
         toJsonl([makeRecord(0, null), makeRecord(1, 'u0'), makeRecord(2, 'u0'), makeRecord(3, 'u2')]),
       )
-      const leaf = await runCli('show', '--leaf', 'u1', file)
+      const leaf = await runInProcess('show', '--leaf', 'u1', file)
       expect(leaf.stdout).toContain('· u1\n')
       expect(leaf.stdout).not.toContain('· u3\n')
-      const tree = await runCli('show', '--tree', file)
+      const tree = await runInProcess('show', '--tree', file)
       expect(tree.stdout).toContain('* u0 ')
       expect(tree.stdout).toContain('\n  - u1 ')
       expect(tree.stdout).toContain('\n  * u2 ')
       expect(tree.stdout).toContain('\n  * u3 ')
-      const json = JSON.parse((await runCli('show', '--json', file)).stdout) as {
+      const json = JSON.parse((await runInProcess('show', '--json', file)).stdout) as {
         leafUuid: string
         records: { uuid: string }[]
         gaps: unknown[]
@@ -72,7 +72,7 @@ describe('sessiontape show prints the active branch with problems flagged inline
       expect(json.records.map((r) => r.uuid)).toEqual(['u0', 'u2', 'u3'])
       expect(json.gaps).toEqual([])
       expect(json.problems).toEqual([])
-      const unknownLeaf = await runCli('show', '--leaf', 'nope', file)
+      const unknownLeaf = await runInProcess('show', '--leaf', 'nope', file)
       expect(unknownLeaf.code).toBe(2)
       expect(unknownLeaf.stderr).toContain('no record with uuid "nope"')
     })

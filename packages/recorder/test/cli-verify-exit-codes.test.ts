@@ -1,6 +1,6 @@
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { runCli } from './helpers/cli.js'
+import { runCli, runInProcess } from './helpers/cli.js'
 import { writeCorruptTranscript } from './helpers/corrupt-transcript.js'
 import { withTempDir } from './helpers/records.js'
 import { writeTranscript } from './helpers/sessions.js'
@@ -37,7 +37,7 @@ describe('sessiontape verify lists every problem; exit 0 clean, 1 problems, 2 un
     await withTempDir(async (dir) => {
       const file = path.join(dir, 's1.jsonl')
       await writeCorruptTranscript(file)
-      const { code, stdout } = await runCli('verify', '--json', file)
+      const { code, stdout } = await runInProcess('verify', '--json', file)
       expect(code).toBe(1)
       const report = JSON.parse(stdout) as {
         filePath: string

@@ -25,3 +25,19 @@ export function runCli(...cliArgs: string[]): Promise<CliResult> {
 export function startCli(...cliArgs: string[]): ChildProcessWithoutNullStreams {
   return spawn(process.execPath, [...args, ...cliArgs], { cwd: packageDir })
 }
+
+/**
+ * Runs the CLI's command logic in this process (same code the executable runs, minus the process wiring
+ * in main.ts): fast, for output and exit-code details. Process-level behaviour uses `runCli`.
+ */
+export async function runInProcess(...cliArgs: string[]): Promise<CliResult> {
+  const { runCli: run } = await import('../../src/cli/run-cli.js')
+  let stdout = ''
+  let stderr = ''
+  const code = await run(cliArgs, {
+    out: (text) => (stdout += text),
+    err: (text) => (stderr += text),
+    signal: new AbortController().signal,
+  })
+  return { code, stdout, stderr }
+}
