@@ -25,7 +25,7 @@ import {
 import { MetaWriter, type MetaBase } from './meta-writer.js'
 import { readMeta } from './read/session-meta.js'
 import { resolveOptions } from './resolve-options.js'
-import { serializeRecord } from './serialize-record.js'
+import { type SerializedRecord, serializeRecord } from './serialize-record.js'
 import { attemptLock, removeLockDirSync } from './session-lock.js'
 import { sleepSync } from './sleep-sync.js'
 import { inspectTailSync } from './tail/inspect-tail.js'
@@ -213,21 +213,22 @@ class SessionRecorder implements Recorder {
     const parentUuid = this.#parentFor(options)
     const uuid = randomUUID()
     const timestamp = isoTimestamp()
-    const line = serializeRecord(
+    const serialized = serializeRecord(
       { uuid, parentUuid, sessionIdJson: this.#sessionIdJson, timestamp, type },
       data,
       this.#o.redact,
     )
-    const overBound = this.#queue.pendingChars + line.length > this.#o.maxQueueBytes && !this.#queue.isEmpty
+    const chars = serialized.head.length + serialized.body.length + 1
+    const overBound = this.#queue.pendingChars + chars > this.#o.maxQueueBytes && !this.#queue.isEmpty
     if (overBound && this.#o.overflow === 'throw') {
       this.#overflowEvents++
       throw new QueueFullError(
         RecorderErrorCode.QUEUE_FULL,
-        `Record "${type}" refused: ${this.#queue.pendingChars} queued characters plus ${line.length} would exceed maxQueueBytes (${this.#o.maxQueueBytes})`,
+        `Record "${type}" refused: ${this.#queue.pendingChars} queued characters plus ${chars} would exceed maxQueueBytes (${this.#o.maxQueueBytes})`,
         this.#details(),
       )
     }
-    this.#queue.push(line, uuid, timestamp)
+    this.#queue.push(serialized, uuid, timestamp)
     this.#lastUuid = uuid
     this.#recorded++
     if (type === TITLE_RECORD_TYPE && this.#meta !== null) {
@@ -410,7 +411,11 @@ class SessionRecorder implements Recorder {
     )
   }
 
-  #recoveredLine(repair: PendingRepair, quarantinePath: string | null, quarantinedBytes: number): string {
+  #recoveredLine(
+    repair: PendingRepair,
+    quarantinePath: string | null,
+    quarantinedBytes: number,
+  ): SerializedRecord {
     return serializeRecord(
       {
         uuid: repair.uuid,

@@ -13,19 +13,41 @@ export interface Envelope {
 
 type Redact = (record: SessionRecord) => Record<string, unknown>
 
+/**
+ * One record's line, kept in two flat parts: `head` (the envelope, up to the comma before the data or the
+ * closing brace) and `body` (the data's JSON without its opening brace, `''` when there is no data). The line
+ * on disk is `head + body + '\n'`. Never concatenating them matters for big records: a concatenation is
+ * a rope that must be flattened (copied) before it can be encoded, while two flat strings are encoded
+ * straight into the write buffer.
+ */
+export interface SerializedRecord {
+  readonly head: string
+  readonly body: string
+}
+
 const VERSION_JSON = `,"${FORMAT_VERSION_FIELD}":${FORMAT_VERSION}`
 
 /**
- * Serializes one record to its line (with the trailing newline). The envelope is written as a prefix and
+ * Serializes one record (see {@link SerializedRecord}). The envelope is written as a prefix and
  * the caller's data is stringified once and spliced in after it, so `data` is never copied into a new
  * object on the hot path. Throws {@link InvalidRecordError} for data that cannot become a record; the
  * result is a snapshot: later mutation of `data` cannot change it.
  */
-export function serializeRecord(envelope: Envelope, data: unknown, redact: Redact | undefined): string {
+export function serializeRecord(
+  envelope: Envelope,
+  data: unknown,
+  redact: Redact | undefined,
+): SerializedRecord {
   const plain = toPlainData(data)
   if (redact !== undefined) return serializeRedacted(envelope, plain, redact)
-  const body = stringifyData(plain)
-  return `${envelopeJson(envelope)}${body === '{}' ? '}' : `,${body.slice(1)}`}\n`
+  const json = stringifyData(plain)
+  if (json === '{}') return { head: `${envelopeJson(envelope)}}`, body: '' }
+  return { head: `${envelopeJson(envelope)},`, body: json.slice(1) }
+}
+
+/** The whole line, for the rare paths that need it as one string. */
+export function lineOf(record: SerializedRecord): string {
+  return `${record.head}${record.body}\n`
 }
 
 function envelopeJson(e: Envelope): string {
@@ -76,10 +98,10 @@ function stringifyData(data: object | undefined): string {
   }
 }
 
-function serializeRedacted(envelope: Envelope, data: object | undefined, redact: Redact): string {
+function serializeRedacted(envelope: Envelope, data: object | undefined, redact: Redact): SerializedRecord {
   // The hook gets a deep copy of exactly what would be written (toJSON applied, undefined dropped), so it may
   // mutate freely without touching the caller's objects.
-  const record = JSON.parse(serializeRecord(envelope, data, undefined)) as SessionRecord
+  const record = JSON.parse(lineOf(serializeRecord(envelope, data, undefined))) as SessionRecord
   let redacted: unknown
   try {
     redacted = redact(record)

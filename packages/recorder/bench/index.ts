@@ -1,0 +1,82 @@
+// Write-side benchmark of @sessiontape/recorder against the usual ways of writing a JSONL transcript.
+// Every variant runs in its own child process (bench/run-variant.ts), once per workload and repetition,
+// interleaved so machine noise spreads evenly; the table shows medians and ratios to the baselines.
+//
+// Run: pnpm --filter @sessiontape/recorder bench            (full: 3 repetitions, ~2-3 min)
+//      pnpm --filter @sessiontape/recorder bench -- --quick (smaller workloads, 3 repetitions)
+// Env: WRITE_BENCH_REPS (default 3); WRITE_BENCH_WORKLOADS / WRITE_BENCH_VARIANTS (comma lists) to run a subset.
+// The read-side benchmark is separate: node --conditions=@sessiontape/source --import tsx bench/read.ts
+import { execFileSync } from 'node:child_process'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+import { formatTable, median, type Result } from './table.js'
+import { WORKLOADS, type Workload } from './workloads.js'
+import { VARIANTS, type Variant } from './writers.js'
+
+const here = path.dirname(fileURLToPath(import.meta.url))
+const quick = process.argv.includes('--quick')
+const reps = Number(process.env.WRITE_BENCH_REPS ?? 3)
+if (!Number.isInteger(reps) || reps < 1)
+  throw new TypeError(`WRITE_BENCH_REPS must be a positive integer, got ${reps}`)
+
+function runOnce(variant: Variant, workload: Workload): Result {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sessiontape-bench-'))
+  try {
+    const output = execFileSync(
+      process.execPath,
+      [
+        '--conditions=@sessiontape/source',
+        '--import',
+        'tsx',
+        path.join(here, 'run-variant.ts'),
+        variant,
+        workload,
+        dir,
+        ...(quick ? ['--quick'] : []),
+      ],
+      { cwd: path.dirname(here), encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 1 << 20 },
+    )
+    return JSON.parse(output.trim().split('\n').at(-1)!) as Result
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true })
+  }
+}
+
+const workloads = subset('WRITE_BENCH_WORKLOADS', WORKLOADS)
+const variants = subset('WRITE_BENCH_VARIANTS', VARIANTS)
+
+function subset<T extends string>(name: string, all: readonly T[]): readonly T[] {
+  const wanted = process.env[name]?.split(',').filter(Boolean)
+  if (wanted === undefined || wanted.length === 0) return all
+  const unknown = wanted.filter((w) => !(all as readonly string[]).includes(w))
+  if (unknown.length > 0)
+    throw new TypeError(`${name}: unknown ${unknown.join(', ')} (known: ${all.join(', ')})`)
+  return all.filter((item) => wanted.includes(item))
+}
+
+const started = Date.now()
+const runs = new Map<string, Result[]>()
+for (let rep = 0; rep < reps; rep++) {
+  for (const workload of workloads) {
+    for (const variant of variants) {
+      const key = `${workload}/${variant}`
+      const list = runs.get(key) ?? []
+      list.push(runOnce(variant, workload))
+      runs.set(key, list)
+      process.stderr.write('.')
+    }
+  }
+}
+process.stderr.write('\n')
+
+const medians = new Map<string, Result>()
+for (const [key, list] of runs) medians.set(key, median(list))
+
+console.log(
+  `@sessiontape/recorder write bench — Node ${process.version}, ${os.cpus().length} CPUs, ${os.platform()} ${os.release()}, ` +
+    `${quick ? 'quick' : 'full'} workloads, median of ${reps} runs per cell, ${((Date.now() - started) / 1000).toFixed(0)} s\n`,
+)
+console.log(formatTable(medians, workloads, variants))

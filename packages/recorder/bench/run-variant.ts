@@ -1,0 +1,44 @@
+// One measurement in its own process: `run-variant.ts <variant> <workload> <dir> [--quick]`.
+// Prints one JSON line with the figures.
+import { monitorEventLoopDelay } from 'node:perf_hooks'
+
+import { installFsCounters } from './fs-counters.js'
+import { drive, type Workload } from './workloads.js'
+import { openWriter, type Variant } from './writers.js'
+
+const [variant, workload, dir] = process.argv.slice(2) as [Variant, Workload, string]
+const quick = process.argv.includes('--quick')
+const { counts, reset } = installFsCounters()
+
+const writer = await openWriter(variant, dir)
+const delay = monitorEventLoopDelay({ resolution: 1 })
+// Settle whatever the setup left running before the measured phase.
+await new Promise((resolve) => setTimeout(resolve, 20))
+reset()
+delay.enable()
+const start = performance.now()
+const { records, callNs } = await drive(workload, writer, quick)
+await writer.finish()
+const elapsedMs = performance.now() - start
+delay.disable()
+const hot = { ...counts }
+await writer.close()
+
+const totalCallNs = callNs.reduce((sum, ns) => sum + ns, 0n)
+const sorted = [...callNs].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
+process.stdout.write(
+  `${JSON.stringify({
+    variant,
+    workload,
+    records,
+    elapsedMs,
+    recordsPerSec: (records / elapsedMs) * 1000,
+    eldMaxMs: delay.max / 1e6,
+    eldP99Ms: delay.percentile(99) / 1e6,
+    syncCalls: hot.sync,
+    writesPer1000: (hot.writes / records) * 1000,
+    peakRssMb: process.resourceUsage().maxRSS / 1024,
+    callUsMean: Number(totalCallNs) / callNs.length / 1000,
+    callUsP99: Number(sorted[Math.floor(sorted.length * 0.99)] ?? 0n) / 1000,
+  })}\n`,
+)
