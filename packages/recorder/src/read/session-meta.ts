@@ -1,7 +1,11 @@
 import { readFile } from 'node:fs/promises'
-import writeFileAtomic from 'write-file-atomic'
+import { createRequire } from 'node:module'
+import type WriteFileAtomic from 'write-file-atomic'
 import { FORMAT_VERSION, TITLE_RECORD_TYPE, type SessionMeta } from '../record-format.js'
 import { streamRecords } from './stream-records.js'
+
+// write-file-atomic pulls in signal-exit: loaded on first use, so importing the package touches nothing.
+let writeFileAtomic: typeof WriteFileAtomic | undefined
 
 /** Sidecars are as private as the transcripts they describe. */
 const META_MODE = 0o600
@@ -76,5 +80,6 @@ export async function rebuildMeta(
 
 /** Writes a sidecar atomically (temp file + rename), so a reader never sees half of one. */
 export async function writeMeta(metaPath: string, meta: SessionMeta): Promise<void> {
+  writeFileAtomic ??= createRequire(import.meta.url)('write-file-atomic') as typeof WriteFileAtomic
   await writeFileAtomic(metaPath, `${JSON.stringify(meta)}\n`, { mode: META_MODE })
 }

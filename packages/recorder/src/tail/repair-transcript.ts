@@ -98,7 +98,10 @@ export async function repairTranscript(
     await writer.end()
     const after = await stat(filePath)
     if (after.size !== before.size || after.mtimeMs !== before.mtimeMs || after.ino !== before.ino) {
-      throw new Error(`${filePath} changed while it was being repaired; nothing was replaced. Try again.`)
+      throw Object.assign(
+        new Error(`${filePath} changed while it was being repaired; nothing was replaced. Try again.`),
+        { code: 'ETRANSCRIPTCHANGED' },
+      )
     }
     const quarantinePath = await writeQuarantine(filePath, quarantined)
     let backupPath: string | null = null
