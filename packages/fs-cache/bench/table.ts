@@ -20,8 +20,9 @@ export function printTable(rows: readonly Row[]): void {
   const lines = rows.map((r) => {
     const speedup = r.baselineNs / r.oursNs
     const overhead = r.oursNs / r.baselineNs
-    const ratio =
+    let ratio =
       r.target?.kind === 'overhead' ? `${overhead.toFixed(2)}× cost` : `${speedup.toFixed(1)}× faster`
+    if (r.showDifference === true) ratio = `+${(r.oursNs - r.baselineNs).toFixed(0)} ns`
     let verdict = ''
     if (r.target?.kind === 'speedup')
       verdict = speedup >= r.target.value ? `ok (≥ ${r.target.value}×)` : `MISS (≥ ${r.target.value}×)`
