@@ -36,7 +36,7 @@ async function run({ signals, gapsMs, cleanupMs }: Scenario, dir: string) {
 describe('a duplicate SIGINT within the window', () => {
   it('is ignored: the cleanup finishes and the exit is not forced', async () => {
     await withTempDir(async (dir) => {
-      const { exit, lines, report } = await run({ signals: {}, gapsMs: [30, 30], cleanupMs: 1500 }, dir)
+      const { exit, lines, report } = await run({ signals: {}, gapsMs: [10, 10], cleanupMs: 1500 }, dir)
       expect(exit).toEqual({ code: 130, signal: null })
       expect(lines).toEqual(['flush:start', 'flush:done'])
       expect(report.forced).toBe(false)
