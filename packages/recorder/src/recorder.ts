@@ -669,6 +669,12 @@ class SessionRecorder implements Recorder {
     const fd = this.#fd!
     let transientFailures = 0
     while (current.written < current.buffer.length) {
+      // The lock can be lost between two writes of one chunk (proper-lockfile reports it from a timer):
+      // not one more byte then, until it is ours again.
+      if (!this.#lockIsOurs())
+        throw (
+          this.#failure ?? this.#error(RecorderErrorCode.LOCK_COMPROMISED, 'lost the session lock', undefined)
+        )
       const offset = current.written
       const length = current.buffer.length - offset
       let written: number

@@ -30,3 +30,42 @@ describe('exit safety net: records still queued when the process exits are writt
     },
   )
 })
+
+it('resume then exit at once: the exit drain quarantines the torn tail before appending, so nothing is glued', async () => {
+  const dir = await tempDir()
+  const file = `${dir}/resumed.jsonl`
+  const earlier = [
+    {
+      uuid: 'a',
+      parentUuid: null,
+      sessionId: 'resumed',
+      timestamp: new Date().toISOString(),
+      type: 'old',
+      v: 1,
+    },
+    {
+      uuid: 'b',
+      parentUuid: 'a',
+      sessionId: 'resumed',
+      timestamp: new Date().toISOString(),
+      type: 'old',
+      v: 1,
+    },
+  ]
+  const torn = '{"uuid":"c","parentUuid":"b","sess'
+  fs.writeFileSync(file, `${earlier.map((r) => JSON.stringify(r)).join('\n')}\n${torn}`)
+
+  const result = await runFixture('exit-with-records-queued', [dir, 'resumed', 'resume'])
+  expect(result.code).toBe(0)
+  const accepted = Number(result.stdout.trim())
+  const records = readTranscript(file)
+  expect(records.map((r) => r.type)).toEqual([
+    'old',
+    'old',
+    'recovered',
+    ...Array<string>(accepted).fill('chat'),
+  ])
+  expect(records[2]).toMatchObject({ parentUuid: 'b', tornBytes: torn.length, quarantinedBytes: torn.length })
+  expect(fs.readFileSync(records[2]!.quarantinePath as string, 'utf8')).toBe(torn)
+  expect(records[3]!.parentUuid).toBe(records[2]!.uuid)
+})
