@@ -27,7 +27,7 @@ export interface ForgetDirOptions {
 const DEFAULT_MODE = 0o700
 
 interface Flight {
-  readonly promise: Promise<void>
+  promise: Promise<void>
   // Set when `forget`/`clear` ran while the mkdir was in flight: callers still get their answer,
   // but the success is not memoized (it may describe a directory that has since been removed).
   stale: boolean
@@ -54,18 +54,19 @@ export class DirMemo implements Resettable {
     if (this.#done.get(key) === true) return Promise.resolve()
     const joined = this.#inflight.get(key)
     if (joined !== undefined) return joined.promise
-    const flight: Flight = { promise: this.#mkdir(key, mode), stale: false }
+    // Registered before the mkdir starts, so even a synchronous failure settles against this entry.
+    const flight = { stale: false } as Flight
     this.#inflight.set(key, flight)
+    flight.promise = this.#mkdir(key, mode, flight)
     return flight.promise
   }
 
-  async #mkdir(key: string, mode: number): Promise<void> {
+  async #mkdir(key: string, mode: number, flight: Flight): Promise<void> {
     try {
       await this.#fs.mkdir(key, mode)
-      const flight = this.#inflight.get(key)
-      if (flight !== undefined && !flight.stale) this.#done.set(key, true)
+      if (!flight.stale) this.#done.set(key, true)
     } finally {
-      this.#inflight.delete(key)
+      if (this.#inflight.get(key) === flight) this.#inflight.delete(key)
     }
   }
 
@@ -77,15 +78,23 @@ export class DirMemo implements Resettable {
     this.#done.set(key, true)
   }
 
-  /** Drops the memo for `dir` (and its subtree with `deep`); returns how many entries were dropped. */
+  /**
+   * Drops the memo for `dir` (and its subtree with `deep`); returns how many entries were dropped.
+   * A matching mkdir in flight is detached: its callers still get their answer, it memoizes nothing,
+   * and the next call runs a fresh mkdir instead of joining one that may predate a removal.
+   */
   forget(dir: string, options?: ForgetDirOptions): number {
     assertPath('dir', dir)
     assertOptions('options', options)
     const base = path.resolve(dir)
     const deep = options?.deep === true
-    for (const [key, flight] of this.#inflight) if (isSameOrUnder(key, base, deep)) flight.stale = true
-    let dropped = 0
+    for (const [key, flight] of [...this.#inflight]) {
+      if (!isSameOrUnder(key, base, deep)) continue
+      flight.stale = true
+      this.#inflight.delete(key)
+    }
     if (!deep) return this.#done.delete(base) ? 1 : 0
+    let dropped = 0
     for (const key of [...this.#done.keys()])
       if (isSameOrUnder(key, base, true) && this.#done.delete(key)) dropped++
     return dropped
@@ -93,6 +102,7 @@ export class DirMemo implements Resettable {
 
   clear(): void {
     for (const flight of this.#inflight.values()) flight.stale = true
+    this.#inflight.clear()
     this.#done.clear()
   }
 

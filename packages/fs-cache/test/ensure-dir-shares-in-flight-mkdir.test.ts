@@ -43,13 +43,34 @@ describe('ensureDir shares one in-flight mkdir per directory', () => {
       const waiting = Promise.all([memo.ensure(dir), memo.ensure(dir)])
       if (how === 'forget') memo.forget(dir)
       else memo.clear()
+      // A call after the forget does not join the older mkdir: it runs its own.
+      counted.gate = undefined
+      const after = memo.ensure(dir)
+      expect(counted.calls.mkdir).toBe(2)
+      await after
       gate.resolve()
       await expect(waiting).resolves.toEqual([undefined, undefined])
       counted.reset()
+      // The fresh mkdir memoized; the stale one (released last) did not undo that.
       await memo.ensure(dir)
-      expect(counted.calls.mkdir).toBe(1)
-      await memo.ensure(dir)
-      expect(counted.calls.mkdir).toBe(1)
+      expect(counted.calls.mkdir).toBe(0)
     },
   )
+
+  it.for(['forget', 'clear'] as const)('%s during the mkdir: its success is not memoized', async (how) => {
+    const dir = path.join(await tempDir(), 'x')
+    const counted = countingFs()
+    const memo = new DirMemo(counted.fs, 16)
+    const gate = deferred()
+    counted.gate = gate.promise
+    const waiting = memo.ensure(dir)
+    if (how === 'forget') memo.forget(dir)
+    else memo.clear()
+    gate.resolve()
+    await waiting
+    counted.reset()
+    // The directory may have been removed right after that mkdir: the next call must check again.
+    await memo.ensure(dir)
+    expect(counted.calls.mkdir).toBe(1)
+  })
 })
