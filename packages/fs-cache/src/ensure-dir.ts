@@ -27,7 +27,8 @@ export function ensureDirSync(dir: string, options?: EnsureDirOptions): void {
 
 /**
  * Forget that `dir` (and with `deep`, everything under it) was ensured, so the next `ensureDir` runs
- * mkdir again. A mkdir in flight for a forgotten path still settles for its callers but is not memoized.
+ * mkdir again. A mkdir in flight for a forgotten path still settles for its callers but is not memoized,
+ * and later calls run a fresh mkdir instead of joining it.
  * Returns the number of memo entries dropped.
  */
 export function forgetDir(dir: string, options?: ForgetDirOptions): number {
