@@ -694,7 +694,13 @@ class SessionRecorder implements Recorder {
           continue
         }
         this.#suspectFile = true
-        if (errorCode(error) === 'EBADF') this.#forgetFd()
+        if (errorCode(error) === 'EBADF') {
+          // Our descriptor was closed under us: what was written through it cannot be synced any more, so a
+          // flush() waiting for that sync must not wait forever. The next attempt opens the file again.
+          this.#synced = this.#written
+          this.#syncedUuid = this.#writtenUuid
+          this.#forgetFd()
+        }
         throw this.#error(RecorderErrorCode.WRITE_FAILED, 'write to the transcript failed', error)
       }
       this.#checkEpoch(epoch)
@@ -874,6 +880,9 @@ class SessionRecorder implements Recorder {
         undefined,
       ),
     )
+    // Records written but not yet synced went into the old file (which may still exist elsewhere after a
+    // rename): sync them there before letting go, so the durability flush() promises still holds for them.
+    if (this.#o.fsync !== 'never' && this.#synced < this.#written) await this.#fdatasync(epoch)
     this.#forgetFd()
   }
 

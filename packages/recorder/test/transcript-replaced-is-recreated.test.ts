@@ -2,6 +2,7 @@ import fs from 'node:fs/promises'
 import { describe, expect, it } from 'vitest'
 
 import { createRecorder } from '../src/index.js'
+import { fakeFs } from './support/fake-fs.js'
 import { tempDir } from './support/temp-dir.js'
 import { readTranscript } from './support/transcript.js'
 
@@ -53,6 +54,23 @@ describe('a transcript deleted or replaced while open is noticed before the next
     const second = rec.record('second')
     await rec.close()
     expect(codes).toEqual(['ETRANSCRIPTREPLACED'])
+    expect(readTranscript(rec.filePath).map((r) => r.uuid)).toEqual([second])
+  })
+
+  it('records written but not yet synced when the file was replaced are synced in it, and close() completes', async () => {
+    const dir = await tempDir()
+    const seam = fakeFs()
+    const rec = createRecorder({ dir, fs: seam, fileCheckIntervalMs: 0, onError: () => {} })
+    rec.record('first')
+    // Written (not synced: the default fsync is 'flush' and nobody flushed yet).
+    while (rec.stats().persisted < 1) await new Promise((resolve) => setTimeout(resolve, 2))
+    expect(seam.calls.fdatasync).toBe(0)
+    const moved = `${rec.filePath}.moved`
+    await fs.rename(rec.filePath, moved)
+    const second = rec.record('second')
+    await rec.close()
+    expect(seam.calls.fdatasync).toBe(2)
+    expect(readTranscript(moved).map((r) => r.type)).toEqual(['first'])
     expect(readTranscript(rec.filePath).map((r) => r.uuid)).toEqual([second])
   })
 })
