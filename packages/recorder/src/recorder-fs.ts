@@ -33,6 +33,7 @@ export interface RecorderFs {
   writeSync(fd: number, buffer: Uint8Array, offset: number, length: number): number
   fdatasyncSync(fd: number): void
   fstatSync(fd: number): FileIdentity
+  lstatSync(path: string): FileIdentity
   readSync(fd: number, buffer: Uint8Array, offset: number, length: number, position: number): number
   closeSync(fd: number): void
 }
@@ -86,6 +87,7 @@ export const nodeFs: RecorderFs = {
   writeSync: (fd, buffer, offset, length) => fs.writeSync(fd, buffer, offset, length, null),
   fdatasyncSync: (fd) => fs.fdatasyncSync(fd),
   fstatSync: (fd) => identity(fs.fstatSync(fd)),
+  lstatSync: (path) => identity(fs.lstatSync(path)),
   readSync: (fd, buffer, offset, length, position) => fs.readSync(fd, buffer, offset, length, position),
   closeSync: (fd) => fs.closeSync(fd),
 }

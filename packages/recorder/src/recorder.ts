@@ -88,6 +88,11 @@ interface PendingRepair {
 
 const FRESH_META_BASE: MetaBase = { createdAt: null, recordCount: 0, title: undefined }
 
+// Written records are kept (to be written again if the transcript turns out to have been replaced) until a
+// check of the path verifies them; past this much unverified text the check runs before the next write
+// whatever the interval, which bounds that memory.
+const UNVERIFIED_LIMIT = 16 * 1024 * 1024
+
 // Thrown inside the async loop when a synchronous drain took over its state meanwhile: the loop stops.
 // One shared instance, compared by identity; it never reaches a caller.
 const TAKEN_OVER = new Error('taken over by a synchronous drain')
@@ -99,7 +104,7 @@ class SessionRecorder implements Recorder {
   readonly #fs: RecorderFs
   readonly #dir: string
   readonly #sessionIdJson: string
-  readonly #queue = new RecordQueue()
+  readonly #queue = new RecordQueue(null)
 
   #lastUuid: string | null = null
   #recorded = 0
@@ -107,6 +112,8 @@ class SessionRecorder implements Recorder {
   #closing: Promise<void> | null = null
   // close() finished: nothing is opened or locked again.
   #closed = false
+  // Set by close(): the loop verifies the path once more before it goes idle.
+  #finalCheck = false
 
   // The open transcript.
   #fd: number | null = null
@@ -127,6 +134,8 @@ class SessionRecorder implements Recorder {
   #lockError: RecorderError | null = null
   #release: (() => Promise<void>) | null = null
   #regainedLock = false
+  // The last record before this recorder's first (a resumed session's), for a rewind back to the start.
+  #baseUuid: string | null = null
   #repair: PendingRepair | null = null
 
   // The write loop.
@@ -241,9 +250,13 @@ class SessionRecorder implements Recorder {
   }
 
   flush(): Promise<FlushWatermark> {
+    return this.#flush(false)
+  }
+
+  #flush(runLoop: boolean): Promise<FlushWatermark> {
     if (this.#fatal !== null) return Promise.reject(this.#withCount(this.#fatal))
     const target = this.#recorded
-    if (this.#satisfied(target)) return Promise.resolve(this.persisted)
+    if (!runLoop && this.#satisfied(target)) return Promise.resolve(this.persisted)
     return new Promise<FlushWatermark>((resolve, reject) => {
       this.#waiters.push({ target, resolve, reject })
       // A flush does not wait out a failure's backoff: it asks for an attempt now and reports its outcome.
@@ -359,6 +372,7 @@ class SessionRecorder implements Recorder {
     const last = tail.lastRecord?.uuid ?? null
     this.#loadMetaBase(tail.exists, last)
     this.#lastUuid = last
+    this.#baseUuid = last
     this.#writtenUuid = last
     this.#syncedUuid = last
     if (tail.tornBytes === 0) return
@@ -638,6 +652,12 @@ class SessionRecorder implements Recorder {
         await this.#openFile(epoch)
       }
       if (this.#current === null && this.#queue.isEmpty) {
+        if (this.#finalCheck && this.#queue.unverifiedRecords > 0) {
+          // close(): one last look at the path, so what this recorder wrote is in the file found there.
+          this.#suspectFile = true
+          await this.#checkFileIfDue(epoch)
+          continue
+        }
         if (await this.#syncForWaiters(epoch)) continue
         this.#settleWaiters()
         return
@@ -830,11 +850,7 @@ class SessionRecorder implements Recorder {
 
   #adoptFd(fd: number, stats: { dev: number; ino: number; size: number }, endsWithNewline: boolean): void {
     const previous = this.#ident
-    if (previous !== null && (previous.dev !== stats.dev || previous.ino !== stats.ino)) {
-      // A new file: whatever part of the current chunk went into the old one is written again, whole.
-      this.#current = null
-      this.#queue.rewindHead()
-    }
+    if (previous !== null && (previous.dev !== stats.dev || previous.ino !== stats.ino)) this.#rewind()
     this.#fd = fd
     this.#ident = { dev: stats.dev, ino: stats.ino }
     this.#fileSize = stats.size
@@ -842,6 +858,23 @@ class SessionRecorder implements Recorder {
     this.#lastFileCheck = Date.now()
     this.#suspectFile = false
     for (const waiter of this.#readyWaiters.splice(0)) waiter.resolve()
+  }
+
+  /**
+   * The transcript we wrote to is not the file at the path any more: every record written since the path was
+   * last verified goes back into the queue, to be written again into the new file, and the watermarks step
+   * back accordingly (those records are not in the transcript until they are written again).
+   */
+  #rewind(): void {
+    this.#current = null
+    const { records, lastUuid } = this.#queue.rewindToVerified()
+    if (records === 0) return
+    this.#written -= records
+    this.#writtenUuid = lastUuid ?? this.#baseUuid
+    if (this.#synced > this.#written) {
+      this.#synced = this.#written
+      this.#syncedUuid = this.#writtenUuid
+    }
   }
 
   #forgetFd(): void {
@@ -858,7 +891,14 @@ class SessionRecorder implements Recorder {
   async #checkFileIfDue(epoch: number): Promise<void> {
     const interval = this.#o.fileCheckIntervalMs
     const now = Date.now()
-    if (!this.#suspectFile && interval > 0 && now - this.#lastFileCheck < interval) return
+    if (
+      !this.#suspectFile &&
+      interval > 0 &&
+      now - this.#lastFileCheck < interval &&
+      this.#queue.unverifiedChars < UNVERIFIED_LIMIT
+    ) {
+      return
+    }
     let replaced: boolean
     try {
       const stats = await this.#io(epoch, () => this.#fs.lstat(this.filePath))
@@ -872,17 +912,19 @@ class SessionRecorder implements Recorder {
     this.#checkEpoch(epoch)
     this.#lastFileCheck = now
     this.#suspectFile = false
-    if (!replaced) return
+    if (!replaced) {
+      this.#queue.verify()
+      return
+    }
     this.#report(
       this.#error(
         RecorderErrorCode.TRANSCRIPT_REPLACED,
-        'the transcript was deleted or replaced while open; records written to it since the last check are lost with it; recreating it',
+        `the transcript was deleted or replaced while open; recreating it and writing again the ${this.#queue.unverifiedRecords} record(s) written since the last check`,
         undefined,
       ),
     )
-    // Records written but not yet synced went into the old file (which may still exist elsewhere after a
-    // rename): sync them there before letting go, so the durability flush() promises still holds for them.
-    if (this.#o.fsync !== 'never' && this.#synced < this.#written) await this.#fdatasync(epoch)
+    // Decided here, not by comparing inodes at the reopen: a recreated file can get the same inode number.
+    this.#rewind()
     this.#forgetFd()
   }
 
@@ -1017,7 +1059,10 @@ class SessionRecorder implements Recorder {
     this.#scheduled = false
     try {
       if (this.#fd === null) this.#openSync()
-      this.#settleInFlightSync()
+      else {
+        this.#settleInFlightSync()
+        this.#checkFileSync()
+      }
       for (;;) {
         this.#current ??= this.#take()
         if (this.#current === null) break
@@ -1093,6 +1138,39 @@ class SessionRecorder implements Recorder {
       }
       throw this.#error(RecorderErrorCode.OPEN_FAILED, 'could not inspect the opened transcript', error)
     }
+  }
+
+  /** The synchronous twin of the path check: a drain also writes into the file found at the path. */
+  #checkFileSync(): void {
+    let replaced: boolean
+    try {
+      const stats = this.#fs.lstatSync(this.filePath)
+      replaced = stats.isSymbolicLink || stats.ino !== this.#ident?.ino || stats.dev !== this.#ident.dev
+    } catch (error) {
+      // Cannot tell (e.g. EACCES on the directory): write on into the open file rather than not at all.
+      if (errorCode(error) !== 'ENOENT') return
+      replaced = true
+    }
+    if (!replaced) {
+      this.#queue.verify()
+      return
+    }
+    this.#report(
+      this.#error(
+        RecorderErrorCode.TRANSCRIPT_REPLACED,
+        `the transcript was deleted or replaced while open; recreating it and writing again the ${this.#queue.unverifiedRecords} record(s) written since the last check`,
+        undefined,
+      ),
+    )
+    this.#rewind()
+    const fd = this.#fd
+    this.#fd = null
+    try {
+      if (fd !== null) this.#fs.closeSync(fd)
+    } catch {
+      // The old descriptor is abandoned either way.
+    }
+    this.#openSync()
   }
 
   /**
@@ -1176,8 +1254,10 @@ class SessionRecorder implements Recorder {
   // ---------------------------------------------------------------- close
 
   async #close(): Promise<void> {
+    this.#finalCheck = true
     try {
-      await this.flush()
+      // Through the loop even when nothing is pending: it makes the final check of the path.
+      await this.#flush(this.#fd !== null)
     } catch (error) {
       // A failure that retrying can fix keeps everything (queue, lock, exit drain) for the next close();
       // a final one (the session is someone else's) has nothing left to wait for.

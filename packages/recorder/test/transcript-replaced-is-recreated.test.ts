@@ -6,7 +6,7 @@ import { fakeFs } from './support/fake-fs.js'
 import { tempDir } from './support/temp-dir.js'
 import { readTranscript } from './support/transcript.js'
 
-describe('a transcript deleted or replaced while open is noticed before the next write and recreated', () => {
+describe('a transcript deleted or replaced while open is recreated, and what went into the old file is written again', () => {
   it('deleted: the next write creates a new file at the path instead of filling the unlinked inode', async () => {
     const dir = await tempDir()
     const codes: string[] = []
@@ -19,9 +19,11 @@ describe('a transcript deleted or replaced while open is noticed before the next
     await rec.flush()
     await rec.close()
     expect(codes).toEqual(['ETRANSCRIPTREPLACED'])
+    // `first` was written after the last check of the path, so it is written again: nothing is lost.
     const records = readTranscript(rec.filePath)
-    expect(records.map((r) => r.uuid)).toEqual([second])
-    expect(records[0]!.parentUuid).toBe(first)
+    expect(records.map((r) => r.uuid)).toEqual([first, second])
+    expect(records[1]!.parentUuid).toBe(first)
+    expect(rec.persisted).toEqual({ uuid: second, count: 2 })
     expect(((await fs.stat(rec.filePath)).mode & 0o777).toString(8)).toBe('600')
   })
 
@@ -29,7 +31,7 @@ describe('a transcript deleted or replaced while open is noticed before the next
     const dir = await tempDir()
     const codes: string[] = []
     const rec = createRecorder({ dir, fileCheckIntervalMs: 0, onError: (error) => codes.push(error.code) })
-    rec.record('first')
+    const first = rec.record('first')
     await rec.flush()
     const moved = `${rec.filePath}.moved`
     await fs.rename(rec.filePath, moved)
@@ -39,7 +41,7 @@ describe('a transcript deleted or replaced while open is noticed before the next
     const second = rec.record('second')
     await rec.close()
     expect(codes).toEqual(['ETRANSCRIPTREPLACED'])
-    expect(readTranscript(rec.filePath).map((r) => r.uuid)).toEqual([second])
+    expect(readTranscript(rec.filePath).map((r) => r.uuid)).toEqual([first, second])
     expect(readTranscript(moved).map((r) => r.type)).toEqual(['first'])
   })
 
@@ -47,17 +49,50 @@ describe('a transcript deleted or replaced while open is noticed before the next
     const dir = await tempDir()
     const codes: string[] = []
     const rec = createRecorder({ dir, fileCheckIntervalMs: 50, onError: (error) => codes.push(error.code) })
-    rec.record('first')
+    const first = rec.record('first')
     await rec.flush()
     await fs.unlink(rec.filePath)
     await new Promise((resolve) => setTimeout(resolve, 80))
     const second = rec.record('second')
     await rec.close()
     expect(codes).toEqual(['ETRANSCRIPTREPLACED'])
-    expect(readTranscript(rec.filePath).map((r) => r.uuid)).toEqual([second])
+    expect(readTranscript(rec.filePath).map((r) => r.uuid)).toEqual([first, second])
   })
 
-  it('records written but not yet synced when the file was replaced are synced in it, and close() completes', async () => {
+  it('inside the interval, records go into the deleted file; the check at close() writes them again', async () => {
+    const dir = await tempDir()
+    const codes: string[] = []
+    const rec = createRecorder({
+      dir,
+      fileCheckIntervalMs: 60_000,
+      onError: (error) => codes.push(error.code),
+    })
+    const first = rec.record('first')
+    await rec.flush()
+    await fs.unlink(rec.filePath)
+    const second = rec.record('second')
+    // Written into the unlinked inode: no check is due yet.
+    await rec.flush()
+    await expect(fs.stat(rec.filePath)).rejects.toMatchObject({ code: 'ENOENT' })
+    await rec.close()
+    expect(codes).toEqual(['ETRANSCRIPTREPLACED'])
+    expect(readTranscript(rec.filePath).map((r) => r.uuid)).toEqual([first, second])
+  })
+
+  it('a flushSync() finds a replaced transcript too, and writes everything into the new one', async () => {
+    const dir = await tempDir()
+    const rec = createRecorder({ dir, fileCheckIntervalMs: 60_000, onError: () => {} })
+    const first = rec.record('first')
+    await rec.flush()
+    await fs.unlink(rec.filePath)
+    const second = rec.record('second')
+    rec.flushSync()
+    expect(readTranscript(rec.filePath).map((r) => r.uuid)).toEqual([first, second])
+    await rec.close()
+    expect(readTranscript(rec.filePath).map((r) => r.uuid)).toEqual([first, second])
+  })
+
+  it('records written but not yet synced when the file was replaced are written and synced in the new one', async () => {
     const dir = await tempDir()
     const seam = fakeFs()
     const rec = createRecorder({ dir, fs: seam, fileCheckIntervalMs: 0, onError: () => {} })
@@ -69,8 +104,9 @@ describe('a transcript deleted or replaced while open is noticed before the next
     await fs.rename(rec.filePath, moved)
     const second = rec.record('second')
     await rec.close()
-    expect(seam.calls.fdatasync).toBe(2)
+    expect(seam.calls.fdatasync).toBe(1)
     expect(readTranscript(moved).map((r) => r.type)).toEqual(['first'])
-    expect(readTranscript(rec.filePath).map((r) => r.uuid)).toEqual([second])
+    expect(readTranscript(rec.filePath).map((r) => r.type)).toEqual(['first', 'second'])
+    expect(readTranscript(rec.filePath)[1]!.uuid).toBe(second)
   })
 })

@@ -117,11 +117,11 @@ describe('failures are never silent and never poison the session', () => {
     const after = rec.record('after')
     await rec.close()
 
-    // The old file went with the directory; the recreated one continues the chain with no gap after it.
+    // The old file went with the directory; `before`, written since the last check of the path, is written
+    // again into the recreated one: the whole chain, with no gap.
     const records = readTranscript(rec.filePath)
-    expect(records.map((r) => r.uuid)).toEqual([during, after])
-    expect(records[0]!.parentUuid).toBe(before)
-    expect(records[1]!.parentUuid).toBe(during)
+    expect(records.map((r) => r.uuid)).toEqual([before, during, after])
+    expect(records.map((r) => r.parentUuid)).toEqual([null, before, during])
   })
 
   it('without onError the first failure of an episode becomes a process warning (never silent)', async () => {

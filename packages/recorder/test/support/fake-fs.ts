@@ -2,7 +2,14 @@ import { nodeFs, type RecorderFs } from '../../src/recorder-fs.js'
 
 type AsyncName = 'forgetDir' | 'mkdir' | 'open' | 'write' | 'fdatasync' | 'fstat' | 'lstat' | 'read' | 'close'
 type SyncName =
-  'mkdirSync' | 'openSync' | 'writeSync' | 'fdatasyncSync' | 'fstatSync' | 'readSync' | 'closeSync'
+  | 'mkdirSync'
+  | 'openSync'
+  | 'writeSync'
+  | 'fdatasyncSync'
+  | 'fstatSync'
+  | 'lstatSync'
+  | 'readSync'
+  | 'closeSync'
 
 export interface FakeFs extends RecorderFs {
   /** Calls per operation since creation (or the last `reset`). */
