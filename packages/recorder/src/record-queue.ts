@@ -12,7 +12,7 @@ export interface Chunk {
   readonly lastTimestamp: string | null
   /**
    * Queue position after this chunk is committed, relative to where it was taken: how many records the
-   * head moves (a verify() may compact the arrays while the chunk is being written, so no absolute index).
+   * head moves (relative, so the arrays can be compacted without invalidating a chunk being written).
    */
   readonly advance: number
   readonly nextHeadChars: number
@@ -39,10 +39,6 @@ function charsOf(record: SerializedRecord): number {
  * produced until a chunk is taken; a chunk is removed only when it is committed (fully written), so a failed
  * or interrupted write leaves the queue exactly as it was.
  *
- * Written records are kept until the recorder has *verified* that the path still names the file they went
- * into ({@link verify}); if the transcript was deleted or replaced meanwhile, {@link rewindToVerified} puts
- * them back in the queue to be written again into the recreated file.
- *
  * Encoding writes each string straight into one buffer sized by `Buffer.byteLength` (`buf.write` per part):
  * measured on Node 20 that is ~20× cheaper for a thousand 1 KB lines than `join('')` + `Buffer.from`, and it
  * never copies a big record into an intermediate string.
@@ -53,18 +49,9 @@ export class RecordQueue {
   #timestamps: string[] = []
   // Index of the first unwritten record.
   #head = 0
-  // Index of the first written record not yet verified (≤ #head); [#verified, #head) are kept for a rewind.
-  #verified = 0
-  #unverifiedChars = 0
-  // uuid of the last verified record (survives the arrays being reset).
-  #verifiedUuid: string | null
   // Characters of the head record already written by earlier slices (only for a record bigger than a write).
   #headChars = 0
   #pendingChars = 0
-
-  constructor(verifiedUuid: string | null) {
-    this.#verifiedUuid = verifiedUuid
-  }
 
   get pendingRecords(): number {
     return this.#records.length - this.#head
@@ -77,16 +64,6 @@ export class RecordQueue {
 
   get isEmpty(): boolean {
     return this.#head >= this.#records.length
-  }
-
-  /** Characters written since the last {@link verify}. */
-  get unverifiedChars(): number {
-    return this.#unverifiedChars
-  }
-
-  /** Whole records written since the last {@link verify}. */
-  get unverifiedRecords(): number {
-    return this.#head - this.#verified
   }
 
   push(record: SerializedRecord, uuid: string, timestamp: string): void {
@@ -179,56 +156,28 @@ export class RecordQueue {
     }
   }
 
-  /**
-   * The file written to since the last {@link verify} is gone: every record written since, and the written
-   * part of a record split across writes, go back into the queue. Returns how many whole records went back
-   * and the uuid of the last verified record, which is again the last one written.
-   */
-  rewindToVerified(): { readonly records: number; readonly lastUuid: string | null } {
-    const records = this.#head - this.#verified
-    this.#unverifiedChars = 0
-    this.#headChars = 0
-    this.#head = this.#verified
-    // Recounted rather than adjusted: rare, and a record split across writes makes the arithmetic fragile.
-    let pending = 0
-    for (let i = this.#head; i < this.#records.length; i++) pending += charsOf(this.#records[i]!)
-    this.#pendingChars = pending
-    return { records, lastUuid: this.#verifiedUuid }
-  }
-
-  /** The path still names the file everything written so far went into: written records can go. */
-  verify(): void {
-    // A record split across writes stays as it is: its written slices are verified by the position alone.
-    if (this.#head > this.#verified) this.#verifiedUuid = this.#uuids[this.#head - 1]!
-    // Drop references so written records can be collected before the arrays are compacted.
-    for (let i = this.#verified; i < this.#head; i++) this.#records[i] = EMPTY
-    this.#verified = this.#head
-    this.#unverifiedChars = 0
-    this.#compact()
-  }
-
-  /** Marks a chunk taken by {@link nextChunk} as written (kept until verified). */
+  /** Removes a chunk taken by {@link nextChunk} once all its bytes are written. */
   commit(chunk: Chunk): void {
+    // Drop references as we go so written records can be collected before the arrays are compacted.
+    for (let i = this.#head; i < this.#head + chunk.advance; i++) this.#records[i] = EMPTY
     this.#head += chunk.advance
     this.#headChars = chunk.nextHeadChars
     this.#pendingChars -= chunk.chars
-    this.#unverifiedChars += chunk.chars
+    this.#compact()
   }
 
   #compact(): void {
-    const done = this.#verified
+    const done = this.#head
     if (done >= this.#records.length) {
       this.#records.length = 0
       this.#uuids.length = 0
       this.#timestamps.length = 0
       this.#head = 0
-      this.#verified = 0
     } else if (done >= COMPACT_MIN_HEAD && done * 2 >= this.#records.length) {
       this.#records.splice(0, done)
       this.#uuids.splice(0, done)
       this.#timestamps.splice(0, done)
-      this.#head -= done
-      this.#verified = 0
+      this.#head = 0
     }
   }
 }

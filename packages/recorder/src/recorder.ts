@@ -70,10 +70,26 @@ interface Current {
 
 /** A write handed to the threadpool and not yet called back. */
 interface InFlight {
-  readonly current: Current
   /** Transcript size when the call was issued. */
   readonly base: number
   readonly length: number
+  /** Accounts for bytes the exit drain found landed on its behalf. */
+  readonly landed: (bytes: number) => void
+}
+
+/**
+ * Bytes written to a transcript that was then deleted or replaced, since the last check that found it at
+ * the path: read back from the old file (still open) and copied into the new one before anything else.
+ */
+interface Carry {
+  readonly fd: number
+  /** A line boundary of the old file: the new one starts with whole lines. */
+  readonly start: number
+  readonly end: number
+  /** Where, relative to `start`, the last complete line of the carried bytes ends. */
+  readonly lineEnd: number
+  /** Bytes already copied into the current transcript. */
+  copied: number
 }
 
 /** A torn tail found by `resume`, to be quarantined before the first write. */
@@ -88,10 +104,8 @@ interface PendingRepair {
 
 const FRESH_META_BASE: MetaBase = { createdAt: null, recordCount: 0, title: undefined }
 
-// Written records are kept (to be written again if the transcript turns out to have been replaced) until a
-// check of the path verifies them; past this much unverified text the check runs before the next write
-// whatever the interval, which bounds that memory.
-const UNVERIFIED_LIMIT = 16 * 1024 * 1024
+// Read-back buffer when carrying bytes over from a replaced transcript.
+const CARRY_CHUNK = 1024 * 1024
 
 // Thrown inside the async loop when a synchronous drain took over its state meanwhile: the loop stops.
 // One shared instance, compared by identity; it never reaches a caller.
@@ -104,7 +118,7 @@ class SessionRecorder implements Recorder {
   readonly #fs: RecorderFs
   readonly #dir: string
   readonly #sessionIdJson: string
-  readonly #queue = new RecordQueue(null)
+  readonly #queue = new RecordQueue()
 
   #lastUuid: string | null = null
   #recorded = 0
@@ -134,8 +148,12 @@ class SessionRecorder implements Recorder {
   #lockError: RecorderError | null = null
   #release: (() => Promise<void>) | null = null
   #regainedLock = false
-  // The last record before this recorder's first (a resumed session's), for a rewind back to the start.
-  #baseUuid: string | null = null
+  // A line boundary at or before the transcript's size when the path was last found to name it: what lies
+  // beyond may have to be carried into a recreated transcript.
+  #verifiedOffset = 0
+  // End of the last complete line we wrote (a record split across writes may be half written after it).
+  #lineStart = 0
+  #carry: Carry | null = null
   #repair: PendingRepair | null = null
 
   // The write loop.
@@ -372,7 +390,6 @@ class SessionRecorder implements Recorder {
     const last = tail.lastRecord?.uuid ?? null
     this.#loadMetaBase(tail.exists, last)
     this.#lastUuid = last
-    this.#baseUuid = last
     this.#writtenUuid = last
     this.#syncedUuid = last
     if (tail.tornBytes === 0) return
@@ -632,6 +649,7 @@ class SessionRecorder implements Recorder {
       (this.#fd === null && this.#accepting) ||
       !this.#queue.isEmpty ||
       this.#current !== null ||
+      this.#carry !== null ||
       this.#waiters.length > 0
     )
   }
@@ -648,11 +666,13 @@ class SessionRecorder implements Recorder {
       if (!this.#dirReady && this.#accepting) await this.#ensureDir(epoch)
       await this.#ensureLock(epoch)
       if (this.#fd === null) {
-        if (!this.#accepting && this.#queue.isEmpty && this.#current === null) return
+        if (!this.#accepting && this.#queue.isEmpty && this.#current === null && this.#carry === null) return
         await this.#openFile(epoch)
       }
+      // Before anything else goes into a recreated transcript: what the replaced one held since its last check.
+      if (this.#carry !== null) await this.#copyCarry(epoch)
       if (this.#current === null && this.#queue.isEmpty) {
-        if (this.#finalCheck && this.#queue.unverifiedRecords > 0) {
+        if (this.#finalCheck && this.#fileSize > this.#verifiedOffset) {
           // close(): one last look at the path, so what this recorder wrote is in the file found there.
           this.#suspectFile = true
           await this.#checkFileIfDue(epoch)
@@ -686,64 +706,19 @@ class SessionRecorder implements Recorder {
   }
 
   async #writeCurrent(epoch: number, current: Current): Promise<void> {
-    const fd = this.#fd!
-    let transientFailures = 0
-    while (current.written < current.buffer.length) {
-      // The lock can be lost between two writes of one chunk (proper-lockfile reports it from a timer):
-      // not one more byte then, until it is ours again.
-      if (!this.#lockIsOurs())
-        throw (
-          this.#failure ?? this.#error(RecorderErrorCode.LOCK_COMPROMISED, 'lost the session lock', undefined)
-        )
-      const offset = current.written
-      const length = current.buffer.length - offset
-      let written: number
-      try {
-        written = await this.#io(epoch, () => {
-          // Recorded when the call is really issued (not while it waits for the cap) for the exit drain.
-          this.#inFlight = { current, base: this.#fileSize, length }
-          return this.#fs.write(fd, current.buffer, offset, length)
-        })
-      } catch (error) {
-        this.#checkEpoch(epoch)
-        this.#inFlight = null
-        if (isTransient(error) && transientFailures < TRANSIENT_RETRIES) {
-          this.#retries++
-          await delay(TRANSIENT_FIRST_DELAY_MS << transientFailures++)
-          this.#checkEpoch(epoch)
-          continue
-        }
-        this.#suspectFile = true
-        if (errorCode(error) === 'EBADF') {
-          // Our descriptor was closed under us: what was written through it cannot be synced any more, so a
-          // flush() waiting for that sync must not wait forever. The next attempt opens the file again.
-          this.#synced = this.#written
-          this.#syncedUuid = this.#writtenUuid
-          this.#forgetFd()
-        }
-        throw this.#error(RecorderErrorCode.WRITE_FAILED, 'write to the transcript failed', error)
-      }
-      this.#checkEpoch(epoch)
-      this.#inFlight = null
-      this.#writes++
-      this.#bytesWritten += written
-      this.#fileSize += written
-      current.written += written
-      if (written === 0) {
-        // A zero-byte write would otherwise loop forever (sonic-boom #162): treat it like a transient error.
-        if (transientFailures >= TRANSIENT_RETRIES) {
-          throw this.#error(RecorderErrorCode.WRITE_FAILED, 'the transcript accepted no bytes', undefined)
-        }
-        this.#retries++
-        await delay(TRANSIENT_FIRST_DELAY_MS << transientFailures++)
-        this.#checkEpoch(epoch)
-      }
-    }
+    await this.#writeAll(
+      epoch,
+      this.#fd!,
+      current.buffer,
+      current.written,
+      (bytes) => (current.written += bytes),
+    )
     this.#commit(current)
   }
 
   #commit(current: Current): void {
     this.#current = null
+    if (current.chunk.nextHeadChars === 0) this.#lineStart = this.#fileSize
     this.#queue.commit(current.chunk)
     const { completes, lastUuid, firstTimestamp, lastTimestamp } = current.chunk
     if (completes > 0) {
@@ -849,11 +824,13 @@ class SessionRecorder implements Recorder {
   }
 
   #adoptFd(fd: number, stats: { dev: number; ino: number; size: number }, endsWithNewline: boolean): void {
-    const previous = this.#ident
-    if (previous !== null && (previous.dev !== stats.dev || previous.ino !== stats.ino)) this.#rewind()
     this.#fd = fd
     this.#ident = { dev: stats.dev, ino: stats.ino }
     this.#fileSize = stats.size
+    this.#verifiedOffset = stats.size
+    this.#lineStart = stats.size
+    // Whatever was carried into an earlier replacement went with it: carry everything into this one.
+    if (this.#carry !== null) this.#carry.copied = 0
     this.#needsNewline = !endsWithNewline
     this.#lastFileCheck = Date.now()
     this.#suspectFile = false
@@ -861,19 +838,127 @@ class SessionRecorder implements Recorder {
   }
 
   /**
-   * The transcript we wrote to is not the file at the path any more: every record written since the path was
-   * last verified goes back into the queue, to be written again into the new file, and the watermarks step
-   * back accordingly (those records are not in the transcript until they are written again).
+   * The file at the path is not the one we hold open: keep the old descriptor to carry over the bytes
+   * written since the last check that found it there, and drop it as the transcript. Decided by the check,
+   * not by comparing inodes at the reopen: a recreated file can get the same inode number.
    */
-  #rewind(): void {
-    this.#current = null
-    const { records, lastUuid } = this.#queue.rewindToVerified()
-    if (records === 0) return
-    this.#written -= records
-    this.#writtenUuid = lastUuid ?? this.#baseUuid
-    if (this.#synced > this.#written) {
-      this.#synced = this.#written
-      this.#syncedUuid = this.#writtenUuid
+  #replaced(): void {
+    const fd = this.#fd
+    this.#fd = null
+    if (fd === null) return
+    const previous = this.#carry
+    if (previous !== null) {
+      // Replaced again before the carry was complete: the bytes to carry are still the older ones.
+      if (previous.fd !== fd) void limited(() => this.#fs.close(fd)).catch(ignore)
+      return
+    }
+    if (this.#fileSize > this.#verifiedOffset) {
+      const start = this.#verifiedOffset
+      this.#carry = { fd, start, end: this.#fileSize, lineEnd: this.#lineStart - start, copied: 0 }
+    } else {
+      void limited(() => this.#fs.close(fd)).catch(ignore)
+    }
+  }
+
+  /** Copies the carried bytes into the transcript, first, then lets the old file go. */
+  async #copyCarry(epoch: number): Promise<void> {
+    const carry = this.#carry!
+    const fd = this.#fd!
+    const buffer = Buffer.allocUnsafe(Math.min(CARRY_CHUNK, carry.end - carry.start))
+    if (this.#needsNewline) {
+      await this.#writeAll(epoch, fd, Buffer.of(NEWLINE), 0, () => {})
+      this.#needsNewline = false
+    }
+    while (carry.start + carry.copied < carry.end) {
+      const want = Math.min(buffer.length, carry.end - carry.start - carry.copied)
+      let read: number
+      try {
+        read = await this.#io(epoch, () =>
+          this.#fs.read(carry.fd, buffer, 0, want, carry.start + carry.copied),
+        )
+      } catch (error) {
+        this.#checkEpoch(epoch)
+        throw this.#error(
+          RecorderErrorCode.WRITE_FAILED,
+          'could not read back the replaced transcript',
+          error,
+        )
+      }
+      this.#checkEpoch(epoch)
+      // The old file cannot have shrunk under our descriptor unless someone truncated it: carry what is there.
+      if (read === 0) break
+      await this.#writeAll(epoch, fd, buffer.subarray(0, read), 0, (bytes) => (carry.copied += bytes))
+    }
+    // The last complete line of the carried bytes, now in this file (a half-written record may follow it).
+    this.#lineStart = this.#fileSize - carry.copied + Math.min(carry.lineEnd, carry.copied)
+    // The carried bytes held records that flush() had already reported persisted: make them durable here too.
+    if (this.#o.fsync !== 'never') await this.#fdatasync(epoch)
+    this.#carry = null
+    void limited(() => this.#fs.close(carry.fd)).catch(ignore)
+  }
+
+  /**
+   * Writes `buffer` from `from` to its end: a partial write is continued from the next byte, EAGAIN/EBUSY/
+   * EINTR are retried with a short backoff, and `progress` hears of every byte that landed.
+   */
+  async #writeAll(
+    epoch: number,
+    fd: number,
+    buffer: Buffer,
+    from: number,
+    progress: (bytes: number) => void,
+  ): Promise<void> {
+    let offset = from
+    let transientFailures = 0
+    while (offset < buffer.length) {
+      // The lock can be lost between two writes (proper-lockfile reports it from a timer): not one more
+      // byte then, until it is ours again.
+      if (!this.#lockIsOurs()) {
+        throw (
+          this.#failure ?? this.#error(RecorderErrorCode.LOCK_COMPROMISED, 'lost the session lock', undefined)
+        )
+      }
+      const at = offset
+      let written: number
+      try {
+        written = await this.#io(epoch, () => {
+          this.#inFlight = {
+            base: this.#fileSize,
+            length: buffer.length - at,
+            landed: (bytes) => {
+              offset += bytes
+              progress(bytes)
+            },
+          }
+          return this.#fs.write(fd, buffer, at, buffer.length - at)
+        })
+      } catch (error) {
+        this.#checkEpoch(epoch)
+        this.#inFlight = null
+        if (isTransient(error) && transientFailures < TRANSIENT_RETRIES) {
+          this.#retries++
+          await delay(TRANSIENT_FIRST_DELAY_MS << transientFailures++)
+          this.#checkEpoch(epoch)
+          continue
+        }
+        this.#suspectFile = true
+        throw this.#error(RecorderErrorCode.WRITE_FAILED, 'write to the transcript failed', error)
+      }
+      this.#checkEpoch(epoch)
+      this.#inFlight = null
+      this.#writes++
+      this.#bytesWritten += written
+      this.#fileSize += written
+      offset += written
+      progress(written)
+      if (written === 0) {
+        if (transientFailures >= TRANSIENT_RETRIES) {
+          throw this.#error(RecorderErrorCode.WRITE_FAILED, 'the transcript accepted no bytes', undefined)
+        }
+        this.#retries++
+        await delay(TRANSIENT_FIRST_DELAY_MS << transientFailures++)
+        this.#checkEpoch(epoch)
+      }
     }
   }
 
@@ -891,14 +976,7 @@ class SessionRecorder implements Recorder {
   async #checkFileIfDue(epoch: number): Promise<void> {
     const interval = this.#o.fileCheckIntervalMs
     const now = Date.now()
-    if (
-      !this.#suspectFile &&
-      interval > 0 &&
-      now - this.#lastFileCheck < interval &&
-      this.#queue.unverifiedChars < UNVERIFIED_LIMIT
-    ) {
-      return
-    }
+    if (!this.#suspectFile && interval > 0 && now - this.#lastFileCheck < interval) return
     let replaced: boolean
     try {
       const stats = await this.#io(epoch, () => this.#fs.lstat(this.filePath))
@@ -913,19 +991,21 @@ class SessionRecorder implements Recorder {
     this.#lastFileCheck = now
     this.#suspectFile = false
     if (!replaced) {
-      this.#queue.verify()
+      this.#verifiedOffset = this.#lineStart
       return
     }
+    this.#reportReplaced()
+    this.#replaced()
+  }
+
+  #reportReplaced(): void {
     this.#report(
       this.#error(
         RecorderErrorCode.TRANSCRIPT_REPLACED,
-        `the transcript was deleted or replaced while open; recreating it and writing again the ${this.#queue.unverifiedRecords} record(s) written since the last check`,
+        `the transcript was deleted or replaced while open; recreating it and copying into it the ${this.#fileSize - this.#verifiedOffset} byte(s) written since the last check`,
         undefined,
       ),
     )
-    // Decided here, not by comparing inodes at the reopen: a recreated file can get the same inode number.
-    this.#rewind()
-    this.#forgetFd()
   }
 
   #checkEpoch(epoch: number): void {
@@ -1063,6 +1143,7 @@ class SessionRecorder implements Recorder {
         this.#settleInFlightSync()
         this.#checkFileSync()
       }
+      if (this.#carry !== null) this.#copyCarrySync()
       for (;;) {
         this.#current ??= this.#take()
         if (this.#current === null) break
@@ -1152,24 +1233,11 @@ class SessionRecorder implements Recorder {
       replaced = true
     }
     if (!replaced) {
-      this.#queue.verify()
+      this.#verifiedOffset = this.#lineStart
       return
     }
-    this.#report(
-      this.#error(
-        RecorderErrorCode.TRANSCRIPT_REPLACED,
-        `the transcript was deleted or replaced while open; recreating it and writing again the ${this.#queue.unverifiedRecords} record(s) written since the last check`,
-        undefined,
-      ),
-    )
-    this.#rewind()
-    const fd = this.#fd
-    this.#fd = null
-    try {
-      if (fd !== null) this.#fs.closeSync(fd)
-    } catch {
-      // The old descriptor is abandoned either way.
-    }
+    this.#reportReplaced()
+    this.#replaced()
     this.#openSync()
   }
 
@@ -1194,21 +1262,54 @@ class SessionRecorder implements Recorder {
     this.#fileSize = inFlight.base + landed
     this.#bytesWritten += landed
     if (landed > 0) this.#writes++
-    inFlight.current.written += landed
+    inFlight.landed(landed)
+  }
+
+  #copyCarrySync(): void {
+    const carry = this.#carry!
+    const fd = this.#fd!
+    const buffer = Buffer.allocUnsafe(Math.min(CARRY_CHUNK, carry.end - carry.start))
+    if (this.#needsNewline) {
+      this.#writeAllSync(fd, Buffer.of(NEWLINE), 0, () => {})
+      this.#needsNewline = false
+    }
+    while (carry.start + carry.copied < carry.end) {
+      const want = Math.min(buffer.length, carry.end - carry.start - carry.copied)
+      let read: number
+      try {
+        read = this.#fs.readSync(carry.fd, buffer, 0, want, carry.start + carry.copied)
+      } catch (error) {
+        throw this.#error(
+          RecorderErrorCode.WRITE_FAILED,
+          'could not read back the replaced transcript',
+          error,
+        )
+      }
+      if (read === 0) break
+      this.#writeAllSync(fd, buffer.subarray(0, read), 0, (bytes) => (carry.copied += bytes))
+    }
+    this.#lineStart = this.#fileSize - carry.copied + Math.min(carry.lineEnd, carry.copied)
+    this.#carry = null
+    try {
+      this.#fs.closeSync(carry.fd)
+    } catch {
+      // The old file is let go either way.
+    }
   }
 
   #writeCurrentSync(current: Current): void {
-    const fd = this.#fd!
+    this.#writeAllSync(this.#fd!, current.buffer, current.written, (bytes) => (current.written += bytes))
+    this.#commit(current)
+  }
+
+  /** Writes `buffer` from `from` to its end (continuing partial writes, retrying transient errors). */
+  #writeAllSync(fd: number, buffer: Buffer, from: number, progress: (bytes: number) => void): void {
+    let offset = from
     let transientFailures = 0
-    while (current.written < current.buffer.length) {
+    while (offset < buffer.length) {
       let written: number
       try {
-        written = this.#fs.writeSync(
-          fd,
-          current.buffer,
-          current.written,
-          current.buffer.length - current.written,
-        )
+        written = this.#fs.writeSync(fd, buffer, offset, buffer.length - offset)
       } catch (error) {
         if (isTransient(error) && transientFailures < TRANSIENT_RETRIES) {
           this.#retries++
@@ -1221,7 +1322,8 @@ class SessionRecorder implements Recorder {
       this.#writes++
       this.#bytesWritten += written
       this.#fileSize += written
-      current.written += written
+      offset += written
+      progress(written)
       if (written === 0) {
         if (transientFailures >= TRANSIENT_RETRIES) {
           throw this.#error(RecorderErrorCode.WRITE_FAILED, 'the transcript accepted no bytes', undefined)
@@ -1230,7 +1332,6 @@ class SessionRecorder implements Recorder {
         sleepSync(TRANSIENT_FIRST_DELAY_MS << transientFailures++)
       }
     }
-    this.#commit(current)
   }
 
   #drainOnExit(): void {
@@ -1278,6 +1379,9 @@ class SessionRecorder implements Recorder {
     const fd = this.#fd
     this.#fd = null
     if (fd !== null) await limited(() => this.#fs.close(fd)).catch(ignore)
+    const carry = this.#carry
+    this.#carry = null
+    if (carry !== null) await limited(() => this.#fs.close(carry.fd)).catch(ignore)
     // A lock whose registration is still finishing is released once it has finished.
     if (this.#lockAttempt !== null) await this.#lockAttempt
     const release = this.#release

@@ -104,9 +104,45 @@ describe('a transcript deleted or replaced while open is recreated, and what wen
     await fs.rename(rec.filePath, moved)
     const second = rec.record('second')
     await rec.close()
-    expect(seam.calls.fdatasync).toBe(1)
+    // One sync for the bytes carried into the new file, one for close()'s flush.
+    expect(seam.calls.fdatasync).toBe(2)
     expect(readTranscript(moved).map((r) => r.type)).toEqual(['first'])
     expect(readTranscript(rec.filePath).map((r) => r.type)).toEqual(['first', 'second'])
     expect(readTranscript(rec.filePath)[1]!.uuid).toBe(second)
+  })
+
+  it('replaced in the middle of a record split across writes: the new file still gets that record whole', async () => {
+    const dir = await tempDir()
+    let writes = 0
+    let filePath = ''
+    const seam = fakeFs({
+      overrides: {
+        write: (real) => async (fd, buffer, offset, length) => {
+          const written = await real(fd, buffer, offset, length)
+          // After the second slice of the big record, the transcript disappears.
+          if (++writes === 3) await fs.unlink(filePath)
+          return written
+        },
+      },
+    })
+    const rec = createRecorder({
+      dir,
+      fs: seam,
+      maxWriteBytes: 4096,
+      fileCheckIntervalMs: 0,
+      onError: () => {},
+    })
+    filePath = rec.filePath
+    const small = rec.record('small')
+    await rec.flush()
+    const big = rec.record('big', { text: 'b'.repeat(20_000) })
+    const after = rec.record('after')
+    await rec.close()
+    const records = readTranscript(rec.filePath)
+    // `small` was verified in the old file before the big record began; from the big record's first byte on,
+    // everything is carried: the new file starts with that record, whole.
+    expect(records.map((r) => r.uuid)).toEqual([big, after])
+    expect(records[0]!.parentUuid).toBe(small)
+    expect(records.find((r) => r.uuid === big)).toMatchObject({ text: 'b'.repeat(20_000) })
   })
 })
