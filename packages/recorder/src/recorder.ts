@@ -829,8 +829,6 @@ class SessionRecorder implements Recorder {
     this.#fileSize = stats.size
     this.#verifiedOffset = stats.size
     this.#lineStart = stats.size
-    // Whatever was carried into an earlier replacement went with it: carry everything into this one.
-    if (this.#carry !== null) this.#carry.copied = 0
     this.#needsNewline = !endsWithNewline
     this.#lastFileCheck = Date.now()
     this.#suspectFile = false
@@ -848,7 +846,9 @@ class SessionRecorder implements Recorder {
     if (fd === null) return
     const previous = this.#carry
     if (previous !== null) {
-      // Replaced again before the carry was complete: the bytes to carry are still the older ones.
+      // Replaced again before the carry was complete: the bytes to carry are still the older ones, and what
+      // was copied so far went with the file that was just replaced, so the copy starts over.
+      previous.copied = 0
       if (previous.fd !== fd) void limited(() => this.#fs.close(fd)).catch(ignore)
       return
     }
@@ -942,6 +942,13 @@ class SessionRecorder implements Recorder {
           continue
         }
         this.#suspectFile = true
+        if (errorCode(error) === 'EBADF') {
+          // Our descriptor was closed under us: what was written through it cannot be synced any more, so a
+          // flush() waiting for that sync must not wait forever. The next attempt opens the file again.
+          this.#synced = this.#written
+          this.#syncedUuid = this.#writtenUuid
+          this.#forgetFd()
+        }
         throw this.#error(RecorderErrorCode.WRITE_FAILED, 'write to the transcript failed', error)
       }
       this.#checkEpoch(epoch)

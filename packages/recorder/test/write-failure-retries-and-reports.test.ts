@@ -124,6 +124,30 @@ describe('failures are never silent and never poison the session', () => {
     expect(records.map((r) => r.parentUuid)).toEqual([null, before, during])
   })
 
+  it('EBADF (our descriptor closed under us): the transcript is opened again and the records follow', async () => {
+    const dir = await tempDir()
+    let badOnce = true
+    const seam = fakeFs({
+      overrides: {
+        write: (real) => (fd, buffer, offset, length) => {
+          if (badOnce) {
+            badOnce = false
+            return Promise.reject(errno('EBADF'))
+          }
+          return real(fd, buffer, offset, length)
+        },
+      },
+    })
+    const rec = createRecorder({ dir, fs: seam, onError: () => {} })
+    await rec.ready()
+    const uuids = [rec.record('a'), rec.record('b')]
+    await expect(rec.flush()).rejects.toMatchObject({ code: 'EWRITEFAILED', cause: { code: 'EBADF' } })
+    await until(() => rec.stats().persisted === 2, 'the write after reopening')
+    expect(seam.calls.open).toBe(2)
+    await rec.close()
+    expect(readTranscript(rec.filePath).map((r) => r.uuid)).toEqual(uuids)
+  })
+
   it('without onError the first failure of an episode becomes a process warning (never silent)', async () => {
     const dir = await tempDir()
     let failing = true
