@@ -39,6 +39,7 @@ process.stdout.write(
     writesPer1000: (hot.writes / records) * 1000,
     peakRssMb: process.resourceUsage().maxRSS / 1024,
     callUsMean: Number(totalCallNs) / callNs.length / 1000,
+    callUsP50: Number(sorted[Math.floor(sorted.length * 0.5)] ?? 0n) / 1000,
     callUsP99: Number(sorted[Math.floor(sorted.length * 0.99)] ?? 0n) / 1000,
   })}\n`,
 )

@@ -13,6 +13,7 @@ export interface Result {
   readonly writesPer1000: number
   readonly peakRssMb: number
   readonly callUsMean: number
+  readonly callUsP50: number
   readonly callUsP99: number
 }
 
@@ -25,6 +26,7 @@ const NUMERIC = [
   'writesPer1000',
   'peakRssMb',
   'callUsMean',
+  'callUsP50',
   'callUsP99',
 ] as const
 
@@ -65,7 +67,8 @@ export function formatTable(
     'sync fs calls',
     'writes/1k rec',
     'peak RSS MB',
-    'µs in call',
+    'µs/call mean',
+    'µs/call p50',
   ]
   const rows: string[][] = []
   for (const workload of workloads) {
@@ -84,6 +87,7 @@ export function formatTable(
         fmt(r.writesPer1000),
         fmt(r.peakRssMb, 0),
         fmt(r.callUsMean, 2),
+        fmt(r.callUsP50, 2),
       ])
     }
   }
@@ -128,7 +132,8 @@ export function formatTable(
     )
   if (steadyOurs && steadyStringify)
     targets.push(
-      `steady, time inside record() vs stringify-only's call: ${ratio(steadyOurs.callUsMean, steadyStringify.callUsMean)} (target ≤ 1.3×)`,
+      `steady, time inside record() vs stringify-only's call: mean ${ratio(steadyOurs.callUsMean, steadyStringify.callUsMean)}, ` +
+        `median ${ratio(steadyOurs.callUsP50, steadyStringify.callUsP50)} (target ≤ 1.3×)`,
     )
   lines.push('', 'Targets (ratios within this run):', ...targets.map((t) => `  - ${t}`))
   return lines.join('\n')
