@@ -18,125 +18,134 @@ import { ensureSampleWorkspace } from './workspace.js'
 const EXIT_SESSION_LOCKED = 75
 const EXIT_USAGE = 2
 
-let flags: AgentFlags
-try {
-  flags = parseFlags(process.argv.slice(2), process.env['INIT_CWD'] ?? process.cwd())
-} catch (error) {
-  if (!(error instanceof UsageError)) throw error
-  process.stderr.write(`agent: ${error.message}\n\n${USAGE}\n`)
-  process.exit(EXIT_USAGE)
+/**
+ * Parses the flags, or answers --help / a usage error itself and returns undefined. It sets
+ * `process.exitCode` instead of calling `process.exit()`, which could cut off the text still queued for a
+ * piped stdout — the very bug this project exists to avoid.
+ */
+function flagsOrAnswer(): AgentFlags | undefined {
+  try {
+    const parsed = parseFlags(process.argv.slice(2), process.env['INIT_CWD'] ?? process.cwd())
+    if (!parsed.help) return parsed
+    process.stdout.write(`${USAGE}\n`)
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error
+    process.stderr.write(`agent: ${error.message}\n\n${USAGE}\n`)
+    process.exitCode = EXIT_USAGE
+  }
+  return undefined
 }
-if (flags.help) {
-  process.stdout.write(`${USAGE}\n`)
-  process.exit(0)
-}
 
-const workspace = flags.workspace ?? join(flags.dir, '..', 'workspace')
-if (flags.workspace === undefined) await ensureSampleWorkspace(workspace)
+const parsedFlags = flagsOrAnswer()
+if (parsedFlags !== undefined) await runAgent(parsedFlags)
 
-const cache = createPathCache()
-const tools = new Tools(workspace, cache)
-const recorder = createRecorder({
-  dir: flags.dir,
-  ...(flags.sessionId === undefined ? {} : { sessionId: flags.sessionId }),
-  resume: flags.resume,
-  onError(error) {
-    process.stderr.write(`agent: transcript: ${error.message}\n`)
-  },
-})
+async function runAgent(flags: AgentFlags): Promise<void> {
+  const workspace = flags.workspace ?? join(flags.dir, '..', 'workspace')
+  if (flags.workspace === undefined) await ensureSampleWorkspace(workspace)
 
-// One shutdown instance owns the exit: bounded by --exit-timeout-ms, reporting through our handler.
-const shutdown = createShutdown({
-  timeoutMs: flags.exitTimeoutMs,
-  onReport(report) {
-    const text = describeReport(flags, report, recorder)
-    if (text !== undefined) process.stderr.write(text)
-  },
-})
-// A reader that goes away (`agent --print | head -1`) ends the run normally: the guard stops writing to the
-// dead pipe and starts the graceful exit, so the transcript flush below still runs.
-shutdown.guardEpipe(process.stdout)
-shutdown.guardEpipe(process.stderr)
-shutdown.installSignalHandlers()
+  const cache = createPathCache()
+  const tools = new Tools(workspace, cache)
+  const recorder = createRecorder({
+    dir: flags.dir,
+    ...(flags.sessionId === undefined ? {} : { sessionId: flags.sessionId }),
+    resume: flags.resume,
+    onError(error) {
+      process.stderr.write(`agent: transcript: ${error.message}\n`)
+    },
+  })
 
-let stopRequested = false
-let loopDone: Promise<void> = Promise.resolve()
+  // One shutdown instance owns the exit: bounded by --exit-timeout-ms, reporting through our handler.
+  const shutdown = createShutdown({
+    timeoutMs: flags.exitTimeoutMs,
+    onReport(report) {
+      const text = describeReport(flags, report, recorder)
+      if (text !== undefined) process.stderr.write(text)
+    },
+  })
+  // A reader that goes away (`agent --print | head -1`) ends the run normally: the guard stops writing to the
+  // dead pipe and starts the graceful exit, so the transcript flush below still runs.
+  shutdown.guardEpipe(process.stdout)
+  shutdown.guardEpipe(process.stderr)
+  shutdown.installSignalHandlers()
 
-// Cleanups run in reverse order of registration, and the transcript's is in the last phase: first the
-// agent loop stops recording, then everything it recorded is flushed and the lock released.
-shutdown.registerCleanup(() => recorder.close(), {
-  name: 'transcript',
-  phase: 'last',
-  // If some library calls process.exit() directly, the queued records are still written synchronously.
-  sync: () => recorder.flushSync(),
-})
-shutdown.registerCleanup(
-  async () => {
-    stopRequested = true
-    await loopDone
-  },
-  { name: 'agent-loop' },
-)
-if (flags.hangCleanup) {
-  // Like an exporter waiting on a socket that never answers: it never settles, and its open handle keeps
-  // the process alive. Its own timeout cuts it off at 1 s, and the cleanups after it still run.
+  let stopRequested = false
+  let loopDone: Promise<void> = Promise.resolve()
+
+  // Cleanups run in reverse order of registration, and the transcript's is in the last phase: first the
+  // agent loop stops recording, then everything it recorded is flushed and the lock released.
+  shutdown.registerCleanup(() => recorder.close(), {
+    name: 'transcript',
+    phase: 'last',
+    // If some library calls process.exit() directly, the queued records are still written synchronously.
+    sync: () => recorder.flushSync(),
+  })
   shutdown.registerCleanup(
-    () =>
-      new Promise<never>(() => {
-        setInterval(() => {}, 60_000)
-      }),
-    { name: 'hung-exporter', timeoutMs: 1000 },
+    async () => {
+      stopRequested = true
+      await loopDone
+    },
+    { name: 'agent-loop' },
   )
-}
+  if (flags.hangCleanup) {
+    // Like an exporter waiting on a socket that never answers: it never settles, and its open handle keeps
+    // the process alive. Its own timeout cuts it off at 1 s, and the cleanups after it still run.
+    shutdown.registerCleanup(
+      () =>
+        new Promise<never>(() => {
+          setInterval(() => {}, 60_000)
+        }),
+      { name: 'hung-exporter', timeoutMs: 1000 },
+    )
+  }
 
-try {
-  await recorder.ready()
-} catch (error) {
-  if (error instanceof SessionLockedError) {
+  try {
+    await recorder.ready()
+  } catch (error) {
+    if (!(error instanceof SessionLockedError)) throw error
     process.stderr.write(
       `agent: session ${recorder.sessionId} is being recorded by another live process; ` +
         `wait for it to finish, or start a new session\n`,
     )
     await shutdown.gracefulExit(EXIT_SESSION_LOCKED)
+    return
   }
-  throw error
-}
 
-let seq = 0
-function record(type: string, data: Record<string, unknown>): string {
-  const uuid = recorder.record(type, { seq: seq++, ...data })
-  if (flags.print) process.stdout.write(`${JSON.stringify({ uuid, type, ...data })}\n`)
-  return uuid
-}
+  let seq = 0
+  function record(type: string, data: Record<string, unknown>): string {
+    const uuid = recorder.record(type, { seq: seq++, ...data })
+    if (flags.print) process.stdout.write(`${JSON.stringify({ uuid, type, ...data })}\n`)
+    return uuid
+  }
 
-async function runTurns(): Promise<void> {
-  const random = createRandom(flags.seed)
-  if (!flags.resume) record('title', { title: `Scripted session (seed ${flags.seed})` })
-  record('session_start', { workspace, turns: flags.turns, resumed: flags.resume, pid: process.pid })
-  for (let turn = 0; turn < flags.turns && !stopRequested; turn++) {
-    const step = scriptedTurn(random, turn, flags.padBytes)
-    const events: Array<() => Promise<void> | void> = [
-      () => void record('user', { text: step.prompt }),
-      () => void record('assistant', { text: step.reply, toolCall: step.call }),
-      async () => {
-        const result = await tools.run(step.call)
-        record('tool_result', { tool: step.call.tool, ...result })
-      },
-      () => void record('assistant', { text: step.wrapUp }),
-    ]
-    for (const event of events) {
-      if (stopRequested) return
-      await event()
-      if (flags.delayMs > 0) await sleep(flags.delayMs)
+  async function runTurns(): Promise<void> {
+    const random = createRandom(flags.seed)
+    if (!flags.resume) record('title', { title: `Scripted session (seed ${flags.seed})` })
+    record('session_start', { workspace, turns: flags.turns, resumed: flags.resume, pid: process.pid })
+    for (let turn = 0; turn < flags.turns && !stopRequested; turn++) {
+      const step = scriptedTurn(random, turn, flags.padBytes)
+      const events: Array<() => Promise<void> | void> = [
+        () => void record('user', { text: step.prompt }),
+        () => void record('assistant', { text: step.reply, toolCall: step.call }),
+        async () => {
+          const result = await tools.run(step.call)
+          record('tool_result', { tool: step.call.tool, ...result })
+        },
+        () => void record('assistant', { text: step.wrapUp }),
+      ]
+      for (const event of events) {
+        if (stopRequested) return
+        await event()
+        if (flags.delayMs > 0) await sleep(flags.delayMs)
+      }
     }
+    if (!stopRequested) record('session_end', { turns: flags.turns, pathCache: cache.stats() })
   }
-  if (!stopRequested) record('session_end', { turns: flags.turns, pathCache: cache.stats() })
-}
 
-loopDone = runTurns()
-await loopDone
-if (!stopRequested) {
-  const watermark = await recorder.flush()
-  printSummary(flags, { recorder, watermark, cache, workspace })
+  loopDone = runTurns()
+  await loopDone
+  if (!stopRequested) {
+    const watermark = await recorder.flush()
+    printSummary(flags, { recorder, watermark, cache, workspace })
+  }
+  await shutdown.gracefulExit(0)
 }
-await shutdown.gracefulExit(0)

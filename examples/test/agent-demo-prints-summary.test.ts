@@ -47,6 +47,13 @@ describe('the demo run', () => {
     expect(summary['persisted']).toBe(summary['recorded'])
   })
 
+  it('--help prints every flag, whole, even through a pipe', async () => {
+    const { code, stdout } = await runAgent(['--help'])
+    expect(code).toBe(0)
+    expect(stdout).toMatch(/^usage: agent/)
+    expect(stdout.trimEnd()).toMatch(/-h, --help +this text$/)
+  })
+
   it('bad flags get a usage message and exit code 2', async () => {
     const { code, stderr } = await runAgent(['--turns', 'many'])
     expect(code).toBe(2)
