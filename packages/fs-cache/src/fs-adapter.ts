@@ -24,12 +24,15 @@ export interface FsAdapter {
   /** Must be the native (libuv) realpath so async and sync agree (node#37737). */
   readonly realpath: (path: string) => Promise<string>
   readonly mkdir: (path: string, mode: number) => Promise<unknown>
+  /** Used only by `isPathWithin` to follow a dangling symlink; never cached. */
+  readonly readlink: (path: string) => Promise<string>
   /** With `throwIfNoEntry: false`, returns `undefined` instead of throwing ENOENT (8x cheaper than a throw). */
   readonly statSync: (path: string, options: StatSyncMode) => FsStatsLike | undefined
   readonly lstatSync: (path: string) => FsStatsLike
   /** Must be `fs.realpathSync.native`, the same implementation as the async `realpath`. */
   readonly realpathSync: (path: string) => string
   readonly mkdirSync: (path: string, mode: number) => unknown
+  readonly readlinkSync: (path: string) => string
 }
 
 export interface StatSyncMode {
@@ -49,8 +52,10 @@ export const nodeFs: FsAdapter = {
   lstat: fs.promises.lstat,
   realpath: fs.promises.realpath,
   mkdir: (path, mode) => fs.promises.mkdir(path, { recursive: true, mode }),
+  readlink: (path) => fs.promises.readlink(path),
   statSync: fs.statSync,
   lstatSync: fs.lstatSync,
   realpathSync: fs.realpathSync.native,
   mkdirSync: (path, mode) => fs.mkdirSync(path, { recursive: true, mode }),
+  readlinkSync: (path) => fs.readlinkSync(path),
 }

@@ -1,4 +1,4 @@
-import { contains, resolveForBoundary, resolveForBoundarySync } from './boundary.js'
+import { contains, linkTextOrUndefined, resolveForBoundary, resolveForBoundarySync } from './boundary.js'
 import { DirMemo, type EnsureDirOptions } from './dir-memo.js'
 import { DirProbe } from './find-in-dir.js'
 import { NO_THROW, nodeFs, THROW, type FsAdapter, type FsStatsLike } from './fs-adapter.js'
@@ -175,7 +175,11 @@ export class PathCache implements Resettable {
     // Both sides at once: on a cold cache that halves the wait, and Promise.all handles both rejections.
     const [realRoot, realTarget] = await Promise.all([
       this.realpath(root),
-      resolveForBoundary(target, (p) => this.realpath(p)),
+      resolveForBoundary(
+        target,
+        (p) => this.realpath(p),
+        (p) => this.#fs.readlink(p).then(identity, linkTextOrUndefined),
+      ),
     ])
     return contains(realRoot, realTarget)
   }
@@ -186,7 +190,17 @@ export class PathCache implements Resettable {
     const realRoot = this.realpathSync(root)
     return contains(
       realRoot,
-      resolveForBoundarySync(target, (p) => this.realpathSync(p)),
+      resolveForBoundarySync(
+        target,
+        (p) => this.realpathSync(p),
+        (p) => {
+          try {
+            return this.#fs.readlinkSync(p)
+          } catch (err) {
+            return linkTextOrUndefined(err)
+          }
+        },
+      ),
     )
   }
 

@@ -23,6 +23,11 @@ describe.for(modes)('isPathWithin (%s) is a symlink-aware boundary check', ([, w
     fs.symlinkSync(outside, path.join(ws, 'escape'))
     fs.symlinkSync(path.join(outside, 'secret'), path.join(ws, 'secret-link'))
     fs.symlinkSync(path.join(ws, 'src'), path.join(ws, 'src-link'))
+    // Dangling links: realpath says ENOENT, yet writing through them creates the file at their target.
+    fs.symlinkSync(path.join(outside, 'not-yet'), path.join(ws, 'dangling-out'))
+    fs.symlinkSync('../outside/nope/deeper', path.join(ws, 'dangling-rel'))
+    fs.symlinkSync(path.join(ws, 'src', 'later.ts'), path.join(ws, 'dangling-in'))
+    fs.symlinkSync('dangling-out', path.join(ws, 'to-dangling-out'))
     return { ws, outside }
   }
 
@@ -40,6 +45,11 @@ describe.for(modes)('isPathWithin (%s) is a symlink-aware boundary check', ([, w
     ['a sibling sharing the name prefix (ws2)', '../ws2', false],
     ['.. after a symlink, resolved physically (escape/.. is the outside parent)', 'escape/../outside', false],
     ['.. inside a missing tail that climbs out', 'missing/../../outside/x', false],
+    ['a dangling symlink pointing outside (a write would create the file there)', 'dangling-out', false],
+    ['a relative dangling symlink pointing outside', 'dangling-rel', false],
+    ['a missing file under a dangling symlink pointing outside', 'dangling-rel/x', false],
+    ['a link to a dangling symlink pointing outside', 'to-dangling-out', false],
+    ['a dangling symlink pointing inside', 'dangling-in', true],
   ] as const)('%s (%s) → %s', async ([, rel, expected]) => {
     const { ws } = await workspace()
     const cache = createPathCache()

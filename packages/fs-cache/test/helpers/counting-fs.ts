@@ -32,10 +32,12 @@ export function countingFs(): CountingFs {
     lstat: 0,
     realpath: 0,
     mkdir: 0,
+    readlink: 0,
     statSync: 0,
     lstatSync: 0,
     realpathSync: 0,
     mkdirSync: 0,
+    readlinkSync: 0,
   })
   const state: CountingFs = {
     calls: zero(),
@@ -75,10 +77,12 @@ export function countingFs(): CountingFs {
     lstat: async('lstat', nodeFs.lstat),
     realpath: async('realpath', nodeFs.realpath),
     mkdir: async('mkdir', nodeFs.mkdir),
+    readlink: async('readlink', nodeFs.readlink),
     statSync: sync('statSync', nodeFs.statSync),
     lstatSync: sync('lstatSync', nodeFs.lstatSync),
     realpathSync: sync('realpathSync', nodeFs.realpathSync),
     mkdirSync: sync('mkdirSync', nodeFs.mkdirSync),
+    readlinkSync: sync('readlinkSync', nodeFs.readlinkSync),
   }
   return state
 }
