@@ -2,6 +2,7 @@
 // in the report, a second gracefulExit() gets the same promise, and process.exitCode is set before any
 // asynchronous work so even a natural end of the event loop exits with the right code.
 import { join } from 'node:path'
+import { setTimeout as sleep } from 'node:timers/promises'
 import { describe, expect, it } from 'vitest'
 import { createShutdown } from '../src/index.js'
 import { fakes } from './helpers/fake-process.js'
@@ -120,9 +121,12 @@ describe('in a real process whose event loop drains during cleanup', () => {
           FIXTURE_EXIT_CODE: '5',
           // Awaits a promise nothing will ever resolve, with nothing else keeping the loop alive.
           FIXTURE_CLEANUPS: JSON.stringify([{ name: 'orphan', kind: 'hang', sync: true }]),
+          // Bounds far longer than the wait below: only unref'd timers let the process end before them.
+          FIXTURE_OPTIONS: JSON.stringify({ timeoutMs: 60_000, cleanupTimeoutMs: 60_000 }),
         },
       })
-      expect(await fixture.exit).toEqual({ code: 5, signal: null })
+      const ended = await Promise.race([fixture.exit, sleep(10_000).then(() => 'still running after 10 s')])
+      expect(ended).toEqual({ code: 5, signal: null })
       expect(await readLines(marker)).toEqual(['orphan:start', 'orphan:sync'])
     })
   })
