@@ -108,6 +108,15 @@ describe('in-process', () => {
     expect(parts.stdout.text).toBe('')
   })
 
+  it('a second guard on the same stream (another instance, another copy) does not make other errors silent', () => {
+    const parts = fakes()
+    createShutdown(parts).guardEpipe(parts.stdout)
+    createShutdown(parts).guardEpipe(parts.stdout)
+    const eio = Object.assign(new Error('write EIO'), { code: 'EIO' })
+    // With no listener of its own, Node throws an unhandled 'error'; two guards must not change that.
+    expect(() => parts.stdout.emit('error', eio)).toThrow(eio)
+  })
+
   it('the returned function removes the guard', () => {
     const parts = fakes()
     const shutdown = createShutdown(parts)
