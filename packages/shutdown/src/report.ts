@@ -19,7 +19,10 @@ export interface CleanupOutcome {
 
 /** The record of one cleanup pass. Plain data: safe to `JSON.stringify` (errors aside) or `formatReport`. */
 export interface ShutdownReport {
-  /** What started the pass. */
+  /**
+   * What started the shutdown. For an exit, the reason that owns the exit code (even when the exit
+   * joined a pass that `runExitCleanup()` had started); for `runExitCleanup()` itself, `{ type: 'run' }`.
+   */
   readonly reason: ShutdownReason
   /** The code the process exits with; `null` for a `runExitCleanup()` pass with no exit. */
   readonly exitCode: number | null

@@ -71,7 +71,9 @@ export class Shutdown {
   // The one cleanup pass: every caller shares it, so each cleanup runs at most once.
   #pass: CleanupPass | undefined
   // Set by the first reason that asks to exit; it owns the exit code, later ones only get recorded.
-  #exit: { readonly code: number; readonly promise: Promise<ShutdownReport> } | undefined
+  #exit:
+    | { readonly code: number; readonly reason: ShutdownReason; readonly promise: Promise<ShutdownReport> }
+    | undefined
   readonly #laterReasons: ShutdownReason[] = []
   #secondSignal: 'force' | 'ignore' = 'force'
   // process.exit must be called once even when a forced exit races the graceful path.
@@ -252,7 +254,7 @@ export class Shutdown {
       budget = Math.min(budget, WINDOWS_CONSOLE_CLOSE_BUDGET_MS)
     }
     const promise = this.#exitFlow(reason, code, budget)
-    this.#exit = { code, promise }
+    this.#exit = { code, reason, promise }
     return promise
   }
 
@@ -266,7 +268,7 @@ export class Shutdown {
     const result = await pass.done
     disarm()
     // A forced exit may have reported (and exited) already; callers get the report that was delivered.
-    const report = this.#report(this.#compose(result, code, false))
+    const report = this.#report(this.#compose(result, code, false, reason))
     const drainMs = budgetMs - (this.#clock.now() - startedAt)
     const streams = new Set([this.#stdout, this.#stderr].filter((s): s is Writable => s !== null))
     await Promise.all([...streams].map((stream) => drainStream(stream, drainMs, this.#clock)))
@@ -288,12 +290,21 @@ export class Shutdown {
   #forceExit(signal: ShutdownSignal): void {
     if (this.#exited || this.#exit === undefined) return
     const result = this.#pass?.stop(new ShutdownForcedError(signal))
-    if (result) this.#report(this.#compose(result, this.#exit.code, true))
+    if (result) this.#report(this.#compose(result, this.#exit.code, true, this.#exit.reason))
     this.#finish(this.#exit.code)
   }
 
-  #compose(result: PassResult, exitCode: number | null, forced: boolean): ShutdownReport {
-    return { ...result, exitCode, laterReasons: [...this.#laterReasons], forced }
+  /**
+   * The report of `result`. For an exit, the reason is the one that owns the exit code, even when the
+   * pass it joined was started earlier by `runExitCleanup()`.
+   */
+  #compose(
+    result: PassResult,
+    exitCode: number | null,
+    forced: boolean,
+    reason: ShutdownReason = result.reason,
+  ): ShutdownReport {
+    return { ...result, reason, exitCode, laterReasons: [...this.#laterReasons], forced }
   }
 
   /** Delivers `report` to onReport unless one was delivered already; returns the one delivered. */

@@ -4,7 +4,7 @@
 import { join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { describe, expect, it } from 'vitest'
-import { createShutdown } from '../src/index.js'
+import { createShutdown, type ShutdownReport } from '../src/index.js'
 import { fakes } from './helpers/fake-process.js'
 import { readLines, spawnFixture, withTempDir } from './helpers/spawn-fixture.js'
 
@@ -75,6 +75,22 @@ describe('exit once', () => {
     expect(runs).toBe(1)
     expect(parts.process.exits).toEqual([4])
     expect(exited.exitCode).toBe(4)
+  })
+
+  it('a signal during a runExitCleanup() pass: the exit report names the signal that owns the code', async () => {
+    const parts = fakes()
+    const delivered: ShutdownReport[] = []
+    const shutdown = createShutdown({ ...parts, onReport: (report) => void delivered.push(report) })
+    shutdown.registerCleanup(() => new Promise((resolve) => setTimeout(resolve, 30)), { name: 'flush' })
+    const running = shutdown.runExitCleanup()
+    shutdown.triggerShutdown('SIGTERM')
+    const exited = await shutdown.gracefulExit(0)
+    expect((await running).reason).toEqual({ type: 'run' })
+    expect(parts.process.exits).toEqual([143])
+    expect(delivered).toEqual([exited])
+    expect(exited.reason).toEqual({ type: 'signal', signal: 'SIGTERM' })
+    expect(exited.exitCode).toBe(143)
+    expect(exited.cleanups).toMatchObject([{ name: 'flush', status: 'ok' }])
   })
 
   it('an exit joining a longer runExitCleanup() pass still ends within its own bound', async () => {
