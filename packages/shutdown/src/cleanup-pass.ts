@@ -19,6 +19,8 @@ export interface PassOptions {
   /** Wall-clock bound of the whole pass. */
   readonly timeoutMs: number
   readonly defaultCleanupTimeoutMs: number
+  /** Outcomes of an earlier, finished pass this one continues (for cleanups registered after it). */
+  readonly earlier?: readonly CleanupOutcome[]
 }
 
 /**
@@ -29,7 +31,7 @@ export interface PassOptions {
 export class CleanupPass {
   readonly done: Promise<PassResult>
   readonly #options: PassOptions
-  readonly #outcomes: CleanupOutcome[] = []
+  readonly #outcomes: CleanupOutcome[]
   #startedAt = 0
   #deadlineExceeded = false
   // Set once the pass must stop starting cleanups (deadline passed or exit forced).
@@ -41,7 +43,18 @@ export class CleanupPass {
 
   constructor(options: PassOptions) {
     this.#options = options
+    this.#outcomes = [...(options.earlier ?? [])]
     this.done = this.#run()
+  }
+
+  /** `true` once the pass has stopped taking cleanups (all ran, or it was stopped). */
+  get finished(): boolean {
+    return this.#finished
+  }
+
+  /** What has been recorded so far, in run order. */
+  get outcomes(): readonly CleanupOutcome[] {
+    return this.#outcomes
   }
 
   /** Stops the pass now: the running cleanup is abandoned with `error`, the rest never start. */

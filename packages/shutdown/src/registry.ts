@@ -82,6 +82,11 @@ export class CleanupRegistry {
     )
   }
 
+  /** `true` when some registered cleanup has not been taken by a pass yet. */
+  hasPending(): boolean {
+    return PHASES.some((phase) => this.#pending[phase].some((entry) => entry.state === 'pending'))
+  }
+
   /** Cleanups whose sync variant must still run on `'exit'`, in run order. */
   needingSync(): CleanupEntry[] {
     return [...this.#entries.values()]

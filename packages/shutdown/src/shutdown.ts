@@ -68,7 +68,7 @@ export class Shutdown {
   readonly #signalGate = new SignalGate(DEFAULT_DUPLICATE_WINDOW_MS)
   readonly #signalListeners: ListenerBag
   readonly #fatalListeners: ListenerBag
-  // The one cleanup pass: every caller shares it, so each cleanup runs at most once.
+  // The current cleanup pass: every caller shares it, so each cleanup runs at most once.
   #pass: CleanupPass | undefined
   // Set by the first reason that asks to exit; it owns the exit code, later ones only get recorded.
   #exit:
@@ -276,13 +276,20 @@ export class Shutdown {
     return report
   }
 
+  /**
+   * The pass in progress, or a new one. A finished pass is reused unless cleanups were registered after
+   * it (they would otherwise never run); the new pass runs only those and reports the earlier outcomes too.
+   */
   #startPass(reason: ShutdownReason, timeoutMs: number): CleanupPass {
-    this.#pass ??= new CleanupPass({
+    const previous = this.#pass
+    if (previous !== undefined && !(previous.finished && this.#registry.hasPending())) return previous
+    this.#pass = new CleanupPass({
       registry: this.#registry,
       clock: this.#clock,
       reason,
       timeoutMs,
       defaultCleanupTimeoutMs: this.#cleanupTimeoutMs,
+      ...(previous && { earlier: previous.outcomes }),
     })
     return this.#pass
   }

@@ -93,6 +93,22 @@ describe('exit once', () => {
     expect(exited.cleanups).toMatchObject([{ name: 'flush', status: 'ok' }])
   })
 
+  it('a cleanup registered after a finished runExitCleanup() pass is run by the exit, and reported', async () => {
+    const parts = fakes()
+    const shutdown = createShutdown({ ...parts, ...quiet })
+    const ran: string[] = []
+    shutdown.registerCleanup(() => void ran.push('early'), { name: 'early' })
+    await shutdown.runExitCleanup()
+    shutdown.registerCleanup(() => void ran.push('late'), { name: 'late' })
+    const report = await shutdown.gracefulExit(0)
+    expect(ran).toEqual(['early', 'late'])
+    expect(report.cleanups).toMatchObject([
+      { name: 'early', status: 'ok' },
+      { name: 'late', status: 'ok' },
+    ])
+    expect(parts.process.exits).toEqual([0])
+  })
+
   it('an exit joining a longer runExitCleanup() pass still ends within its own bound', async () => {
     const parts = fakes()
     const shutdown = createShutdown({ ...parts, ...quiet, drainTimeoutMs: 0 })
