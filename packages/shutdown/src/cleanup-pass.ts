@@ -1,5 +1,10 @@
 import { armTimer, type Clock } from './clock.js'
-import { CleanupTimeoutError, ShutdownDeadlineError, type ShutdownError } from './errors.js'
+import {
+  CleanupStalledError,
+  CleanupTimeoutError,
+  ShutdownDeadlineError,
+  type ShutdownError,
+} from './errors.js'
 import type { CleanupContext } from './options.js'
 import type { ShutdownReason } from './reason.js'
 import type { CleanupEntry, CleanupRegistry } from './registry.js'
@@ -38,6 +43,8 @@ export class CleanupPass {
   #stopped: ShutdownError | undefined
   // Gives up on the cleanup in flight, so a deadline or a forced exit does not wait for it.
   #giveUpCurrent: ((error: ShutdownError) => void) | undefined
+  // Name of the cleanup in flight, for the error it is given up with when it stalls.
+  #currentName: string | undefined
   // Once every cleanup has settled, a late deadline or forced exit must not rewrite the result.
   #finished = false
 
@@ -64,6 +71,14 @@ export class CleanupPass {
       this.#giveUpCurrent?.(error)
     }
     return this.#result()
+  }
+
+  /**
+   * The event loop emptied (`'beforeExit'`): the cleanup in flight can never settle. Give up on it alone
+   * and go on with the next one, which may well complete.
+   */
+  stall(): void {
+    if (this.#currentName !== undefined) this.#giveUpCurrent?.(new CleanupStalledError(this.#currentName))
   }
 
   /**
@@ -122,6 +137,7 @@ export class CleanupPass {
         finished = true
         disarm()
         this.#giveUpCurrent = undefined
+        this.#currentName = undefined
         entry.state = status === 'ok' || status === 'failed' ? 'settled' : 'abandoned'
         // Abort after recording, so a cleanup reacting synchronously to the abort cannot reorder outcomes.
         this.#outcomes.push({
@@ -138,6 +154,7 @@ export class CleanupPass {
         resolve()
       }
       this.#giveUpCurrent = (error) => finish('timed-out', error, true)
+      this.#currentName = entry.name
       // Armed before the cleanup is called (it is called a microtask later, below).
       const disarm = armTimer(clock, ownTimeoutMs, () =>
         finish('timed-out', new CleanupTimeoutError(entry.name, ownTimeoutMs), true),

@@ -1,5 +1,6 @@
 /** Stable codes of the errors this package creates; match on `code`, not on the message. */
-export type ShutdownErrorCode = 'ERR_CLEANUP_TIMEOUT' | 'ERR_SHUTDOWN_DEADLINE' | 'ERR_SHUTDOWN_FORCED'
+export type ShutdownErrorCode =
+  'ERR_CLEANUP_TIMEOUT' | 'ERR_CLEANUP_STALLED' | 'ERR_SHUTDOWN_DEADLINE' | 'ERR_SHUTDOWN_FORCED'
 
 /** Base class of every error this package creates (never thrown at callers: used as abort reasons and in reports). */
 export class ShutdownError extends Error {
@@ -19,6 +20,19 @@ export class CleanupTimeoutError extends ShutdownError {
   constructor(name: string, timeoutMs: number) {
     super('ERR_CLEANUP_TIMEOUT', `Cleanup "${name}" did not settle within its ${timeoutMs} ms timeout`)
     this.timeoutMs = timeoutMs
+  }
+}
+
+/**
+ * The event loop emptied while the cleanup was still pending: it awaits something nothing can settle any
+ * more (a promise no one will resolve, an unref'd handle), so waiting longer cannot help.
+ */
+export class CleanupStalledError extends ShutdownError {
+  constructor(name: string) {
+    super(
+      'ERR_CLEANUP_STALLED',
+      `Cleanup "${name}" awaits something nothing can settle (the event loop emptied)`,
+    )
   }
 }
 

@@ -19,7 +19,13 @@ export {
   setReportHandler,
 } from './default-shutdown.js'
 export { formatReport } from './format-report.js'
-export { ShutdownError, CleanupTimeoutError, ShutdownDeadlineError, ShutdownForcedError } from './errors.js'
+export {
+  ShutdownError,
+  CleanupTimeoutError,
+  CleanupStalledError,
+  ShutdownDeadlineError,
+  ShutdownForcedError,
+} from './errors.js'
 export type { ShutdownErrorCode } from './errors.js'
 export type { ShutdownReport, CleanupOutcome, CleanupStatus } from './report.js'
 export type { ShutdownReason } from './reason.js'

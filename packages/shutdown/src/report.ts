@@ -3,7 +3,7 @@ import type { ShutdownReason } from './reason.js'
 
 /**
  * `ok`: settled. `failed`: threw or rejected. `timed-out`: still running when its own timeout, the
- * deadline or a forced exit came. `not-started`: the deadline (or a forced exit) came first.
+ * deadline or a forced exit came, or when the event loop emptied (it could never settle). `not-started`: the deadline (or a forced exit) came first.
  */
 export type CleanupStatus = 'ok' | 'failed' | 'timed-out' | 'not-started'
 

@@ -68,6 +68,8 @@ export class Shutdown {
   readonly #signalGate = new SignalGate(DEFAULT_DUPLICATE_WINDOW_MS)
   readonly #signalListeners: ListenerBag
   readonly #fatalListeners: ListenerBag
+  // 'beforeExit' while an exit runs: the loop emptied, so the cleanup in flight can never settle.
+  readonly #stallListener: ListenerBag
   // The current cleanup pass: every caller shares it, so each cleanup runs at most once.
   #pass: CleanupPass | undefined
   // Set by the first reason that asks to exit; it owns the exit code, later ones only get recorded.
@@ -101,6 +103,7 @@ export class Shutdown {
     this.#clock = options.clock ?? systemClock
     this.#signalListeners = new ListenerBag(this.#process)
     this.#fatalListeners = new ListenerBag(this.#process)
+    this.#stallListener = new ListenerBag(this.#process)
   }
 
   /**
@@ -253,6 +256,8 @@ export class Shutdown {
     if (this.#process.platform === 'win32' && reason.type === 'signal' && reason.signal === 'SIGHUP') {
       budget = Math.min(budget, WINDOWS_CONSOLE_CLOSE_BUDGET_MS)
     }
+    // Node emits 'beforeExit' only when nothing is left to keep the loop alive (never after exit()).
+    this.#stallListener.add('beforeExit', () => this.#pass?.stall())
     const promise = this.#exitFlow(reason, code, budget)
     this.#exit = { code, reason, promise }
     return promise
@@ -332,6 +337,7 @@ export class Shutdown {
     // Hand signals back to Node's defaults (and stop trapping errors) before leaving.
     this.#signalListeners.removeAll()
     this.#fatalListeners.removeAll()
+    this.#stallListener.removeAll()
     this.#process.exit(code)
   }
 

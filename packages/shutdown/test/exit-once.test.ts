@@ -6,7 +6,7 @@ import { setTimeout as sleep } from 'node:timers/promises'
 import { describe, expect, it } from 'vitest'
 import { createShutdown, type ShutdownReport } from '../src/index.js'
 import { fakes } from './helpers/fake-process.js'
-import { readLines, spawnFixture, withTempDir } from './helpers/spawn-fixture.js'
+import { readLines, readReport, spawnFixture, withTempDir } from './helpers/spawn-fixture.js'
 
 const quiet = { onReport: () => {} }
 
@@ -109,6 +109,25 @@ describe('exit once', () => {
     expect(parts.process.exits).toEqual([0])
   })
 
+  it("'beforeExit' during the pass (nothing can settle the running cleanup): it is given up on, the next runs", async () => {
+    const parts = fakes()
+    const shutdown = createShutdown({ ...parts, ...quiet })
+    const ran: string[] = []
+    shutdown.registerCleanup(() => void ran.push('next'), { name: 'next' })
+    shutdown.registerCleanup(() => new Promise(() => {}), { name: 'stalled', timeoutMs: 60_000 })
+    const exiting = shutdown.gracefulExit(2, { timeoutMs: 60_000 })
+    await new Promise((resolve) => setTimeout(resolve, 10))
+    parts.process.emit('beforeExit', 2)
+    const report = await exiting
+    expect(ran).toEqual(['next'])
+    expect(report.cleanups).toMatchObject([
+      { name: 'stalled', status: 'timed-out', error: { code: 'ERR_CLEANUP_STALLED' } },
+      { name: 'next', status: 'ok' },
+    ])
+    expect(parts.process.exits).toEqual([2])
+    expect(parts.process.listenerCount('beforeExit')).toBe(0)
+  })
+
   it('an exit joining a longer runExitCleanup() pass still ends within its own bound', async () => {
     const parts = fakes()
     const shutdown = createShutdown({ ...parts, ...quiet, drainTimeoutMs: 0 })
@@ -143,23 +162,40 @@ describe('exit once', () => {
 })
 
 describe('in a real process whose event loop drains during cleanup', () => {
-  it('exits with the requested code, and the sync variant of the unfinished cleanup runs', async () => {
+  it('gives up on the stalled cleanup, runs the next, reports, and exits with the requested code', async () => {
     await withTempDir(async (dir) => {
       const marker = join(dir, 'marker')
+      const report = join(dir, 'report.json')
       const fixture = spawnFixture('agent.ts', {
         env: {
           FIXTURE_MARKER: marker,
+          FIXTURE_REPORT: report,
           FIXTURE_ACTION: 'exit',
           FIXTURE_EXIT_CODE: '5',
-          // Awaits a promise nothing will ever resolve, with nothing else keeping the loop alive.
-          FIXTURE_CLEANUPS: JSON.stringify([{ name: 'orphan', kind: 'hang', sync: true }]),
+          // `orphan` (registered last, runs first) awaits a promise nothing will ever resolve, with nothing
+          // else keeping the loop alive; `transcript` runs after it.
+          FIXTURE_CLEANUPS: JSON.stringify([
+            { name: 'transcript', kind: 'ok', sync: true },
+            { name: 'orphan', kind: 'hang', sync: true },
+          ]),
           // Bounds far longer than the wait below: only unref'd timers let the process end before them.
           FIXTURE_OPTIONS: JSON.stringify({ timeoutMs: 60_000, cleanupTimeoutMs: 60_000 }),
         },
       })
       const ended = await Promise.race([fixture.exit, sleep(10_000).then(() => 'still running after 10 s')])
       expect(ended).toEqual({ code: 5, signal: null })
-      expect(await readLines(marker)).toEqual(['orphan:start', 'orphan:sync'])
+      expect(await readLines(marker)).toEqual([
+        'orphan:start',
+        'transcript:start',
+        'transcript:done',
+        'orphan:sync',
+      ])
+      const json = await readReport(report)
+      expect(json.exitCode).toBe(5)
+      expect(json.cleanups).toMatchObject([
+        { name: 'orphan', status: 'timed-out', error: { code: 'ERR_CLEANUP_STALLED' } },
+        { name: 'transcript', status: 'ok' },
+      ])
     })
   })
 })
