@@ -1,9 +1,8 @@
 // Under `npm run`/`pnpm run` one Ctrl-C reaches the agent twice within milliseconds. That must count as
 // one press; a genuine second press (a second later) forces the exit with the first signal's code.
-import { join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { describe, expect, it } from 'vitest'
-import { readLines, readReport, spawnFixture, withTempDir } from './helpers/spawn-fixture.js'
+import { spawnAgent, withTempDir } from './helpers/spawn-fixture.js'
 
 interface Scenario {
   readonly signals: Record<string, unknown>
@@ -12,16 +11,10 @@ interface Scenario {
 }
 
 async function run({ signals, gapsMs, cleanupMs }: Scenario, dir: string) {
-  const marker = join(dir, 'marker')
-  const report = join(dir, 'report.json')
-  const fixture = spawnFixture('agent.ts', {
-    env: {
-      FIXTURE_MARKER: marker,
-      FIXTURE_REPORT: report,
-      FIXTURE_SIGNALS: JSON.stringify(signals),
-      FIXTURE_OPTIONS: JSON.stringify({ timeoutMs: 10_000, cleanupTimeoutMs: 10_000 }),
-      FIXTURE_CLEANUPS: JSON.stringify([{ name: 'flush', kind: 'slow', ms: cleanupMs, sync: true }]),
-    },
+  const fixture = spawnAgent(dir, {
+    FIXTURE_SIGNALS: JSON.stringify(signals),
+    FIXTURE_OPTIONS: JSON.stringify({ timeoutMs: 10_000, cleanupTimeoutMs: 10_000 }),
+    FIXTURE_CLEANUPS: JSON.stringify([{ name: 'flush', kind: 'slow', ms: cleanupMs, sync: true }]),
   })
   await fixture.ready
   fixture.child.kill('SIGINT')
@@ -30,7 +23,7 @@ async function run({ signals, gapsMs, cleanupMs }: Scenario, dir: string) {
     await sleep(gap)
     fixture.child.kill('SIGINT')
   }
-  return { exit: await fixture.exit, lines: await readLines(marker), report: await readReport(report) }
+  return { exit: await fixture.exit, lines: await fixture.lines(), report: await fixture.report() }
 }
 
 describe('a duplicate SIGINT within the window', () => {

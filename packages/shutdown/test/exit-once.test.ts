@@ -1,12 +1,11 @@
 // The process exits exactly once: the first exit reason owns the exit code, every later one is recorded
 // in the report, a second gracefulExit() gets the same promise, and process.exitCode is set before any
 // asynchronous work so even a natural end of the event loop exits with the right code.
-import { join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { describe, expect, it } from 'vitest'
 import { createShutdown, type ShutdownReport } from '../src/index.js'
 import { fakes } from './helpers/fake-process.js'
-import { readLines, readReport, spawnFixture, withTempDir } from './helpers/spawn-fixture.js'
+import { spawnAgent, withTempDir } from './helpers/spawn-fixture.js'
 
 const quiet = { onReport: () => {} }
 
@@ -164,33 +163,27 @@ describe('exit once', () => {
 describe('in a real process whose event loop drains during cleanup', () => {
   it('gives up on the stalled cleanup, runs the next, reports, and exits with the requested code', async () => {
     await withTempDir(async (dir) => {
-      const marker = join(dir, 'marker')
-      const report = join(dir, 'report.json')
-      const fixture = spawnFixture('agent.ts', {
-        env: {
-          FIXTURE_MARKER: marker,
-          FIXTURE_REPORT: report,
-          FIXTURE_ACTION: 'exit',
-          FIXTURE_EXIT_CODE: '5',
-          // `orphan` (registered last, runs first) awaits a promise nothing will ever resolve, with nothing
-          // else keeping the loop alive; `transcript` runs after it.
-          FIXTURE_CLEANUPS: JSON.stringify([
-            { name: 'transcript', kind: 'ok', sync: true },
-            { name: 'orphan', kind: 'hang', sync: true },
-          ]),
-          // Bounds far longer than the wait below: only unref'd timers let the process end before them.
-          FIXTURE_OPTIONS: JSON.stringify({ timeoutMs: 60_000, cleanupTimeoutMs: 60_000 }),
-        },
+      const fixture = spawnAgent(dir, {
+        FIXTURE_ACTION: 'exit',
+        FIXTURE_EXIT_CODE: '5',
+        // `orphan` (registered last, runs first) awaits a promise nothing will ever resolve, with nothing
+        // else keeping the loop alive; `transcript` runs after it.
+        FIXTURE_CLEANUPS: JSON.stringify([
+          { name: 'transcript', kind: 'ok', sync: true },
+          { name: 'orphan', kind: 'hang', sync: true },
+        ]),
+        // Bounds far longer than the wait below: only unref'd timers let the process end before them.
+        FIXTURE_OPTIONS: JSON.stringify({ timeoutMs: 60_000, cleanupTimeoutMs: 60_000 }),
       })
       const ended = await Promise.race([fixture.exit, sleep(10_000).then(() => 'still running after 10 s')])
       expect(ended).toEqual({ code: 5, signal: null })
-      expect(await readLines(marker)).toEqual([
+      expect(await fixture.lines()).toEqual([
         'orphan:start',
         'transcript:start',
         'transcript:done',
         'orphan:sync',
       ])
-      const json = await readReport(report)
+      const json = await fixture.report()
       expect(json.exitCode).toBe(5)
       expect(json.cleanups).toMatchObject([
         { name: 'orphan', status: 'timed-out', error: { code: 'ERR_CLEANUP_STALLED' } },

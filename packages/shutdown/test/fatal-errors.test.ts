@@ -1,10 +1,9 @@
 // Opt-in fatal-error handling: an uncaught exception or unhandled rejection is printed, the cleanups run,
 // and the process exits 1. During a shutdown already under way (SIGINT) it is recorded, and 130 stays.
-import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { createShutdown } from '../src/index.js'
 import { fakes } from './helpers/fake-process.js'
-import { readLines, readReport, spawnFixture, withTempDir } from './helpers/spawn-fixture.js'
+import { spawnAgent, withTempDir } from './helpers/spawn-fixture.js'
 
 describe.for([
   ['throw', 'uncaughtException', 'boom'],
@@ -12,22 +11,16 @@ describe.for([
 ] as const)('with installFatalHandlers(), an %s', ([action, origin, message]) => {
   it(`is printed, reported as ${origin}, the cleanups run, exit 1`, async () => {
     await withTempDir(async (dir) => {
-      const marker = join(dir, 'marker')
-      const report = join(dir, 'report.json')
-      const fixture = spawnFixture('agent.ts', {
-        env: {
-          FIXTURE_MARKER: marker,
-          FIXTURE_REPORT: report,
-          FIXTURE_FATAL: '1',
-          FIXTURE_ACTION: action,
-          FIXTURE_KEEPALIVE: '1',
-          FIXTURE_CLEANUPS: JSON.stringify([{ name: 'transcript', kind: 'slow', ms: 50, phase: 'last' }]),
-        },
+      const fixture = spawnAgent(dir, {
+        FIXTURE_FATAL: '1',
+        FIXTURE_ACTION: action,
+        FIXTURE_KEEPALIVE: '1',
+        FIXTURE_CLEANUPS: JSON.stringify([{ name: 'transcript', kind: 'slow', ms: 50, phase: 'last' }]),
       })
       expect(await fixture.exit).toEqual({ code: 1, signal: null })
       expect(fixture.stderr()).toContain(`${origin}: Error: ${message}`)
-      expect(await readLines(marker)).toEqual(['transcript:start', 'transcript:done'])
-      const json = await readReport(report)
+      expect(await fixture.lines()).toEqual(['transcript:start', 'transcript:done'])
+      const json = await fixture.report()
       expect(json.reason).toMatchObject({ type: 'fatal', origin })
       expect(json.exitCode).toBe(1)
     })
@@ -37,30 +30,24 @@ describe.for([
 describe('a fatal error during SIGINT cleanup', () => {
   it('keeps exit 130, is recorded in the report, and the cleanup in flight still completes', async () => {
     await withTempDir(async (dir) => {
-      const marker = join(dir, 'marker')
-      const report = join(dir, 'report.json')
-      const fixture = spawnFixture('agent.ts', {
-        env: {
-          FIXTURE_MARKER: marker,
-          FIXTURE_REPORT: report,
-          FIXTURE_FATAL: '1',
-          FIXTURE_SIGNALS: '{}',
-          FIXTURE_CLEANUPS: JSON.stringify([
-            { name: 'transcript', kind: 'ok', phase: 'last' },
-            { name: 'exporter', kind: 'fatal', ms: 300 },
-          ]),
-        },
+      const fixture = spawnAgent(dir, {
+        FIXTURE_FATAL: '1',
+        FIXTURE_SIGNALS: '{}',
+        FIXTURE_CLEANUPS: JSON.stringify([
+          { name: 'transcript', kind: 'ok', phase: 'last' },
+          { name: 'exporter', kind: 'fatal', ms: 300 },
+        ]),
       })
       await fixture.ready
       fixture.child.kill('SIGINT')
       expect(await fixture.exit).toEqual({ code: 130, signal: null })
-      expect(await readLines(marker)).toEqual([
+      expect(await fixture.lines()).toEqual([
         'exporter:start',
         'exporter:done',
         'transcript:start',
         'transcript:done',
       ])
-      const json = await readReport(report)
+      const json = await fixture.report()
       expect(json.reason).toEqual({ type: 'signal', signal: 'SIGINT' })
       expect(json.exitCode).toBe(130)
       expect(json.laterReasons).toMatchObject([{ type: 'fatal', origin: 'uncaughtException' }])
@@ -72,17 +59,13 @@ describe('a fatal error during SIGINT cleanup', () => {
 describe('without installFatalHandlers()', () => {
   it("an uncaught exception keeps Node's default: exit 1 at once, no cleanup", async () => {
     await withTempDir(async (dir) => {
-      const marker = join(dir, 'marker')
-      const fixture = spawnFixture('agent.ts', {
-        env: {
-          FIXTURE_MARKER: marker,
-          FIXTURE_ACTION: 'throw',
-          FIXTURE_KEEPALIVE: '1',
-          FIXTURE_CLEANUPS: JSON.stringify([{ name: 'transcript', kind: 'ok' }]),
-        },
+      const fixture = spawnAgent(dir, {
+        FIXTURE_ACTION: 'throw',
+        FIXTURE_KEEPALIVE: '1',
+        FIXTURE_CLEANUPS: JSON.stringify([{ name: 'transcript', kind: 'ok' }]),
       })
       expect(await fixture.exit).toEqual({ code: 1, signal: null })
-      expect(await readLines(marker)).toEqual([])
+      expect(await fixture.lines()).toEqual([])
     })
   })
 })

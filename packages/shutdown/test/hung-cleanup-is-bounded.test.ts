@@ -1,39 +1,32 @@
 // A cleanup that never settles cannot hold the exit: its own timeout moves on to the next cleanup, the
 // overall deadline ends the pass, and the report names what hung and what never started.
-import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { createShutdown, type CleanupContext } from '../src/index.js'
 import { fakes } from './helpers/fake-process.js'
-import { readLines, readReport, spawnFixture, withTempDir } from './helpers/spawn-fixture.js'
+import { spawnAgent, withTempDir } from './helpers/spawn-fixture.js'
 
 describe('in a real process kept alive by an open handle', () => {
   it('a never-settling cleanup with the default bounds: its 2 s timeout passes, the next one runs, exit 0', async () => {
     await withTempDir(async (dir) => {
-      const marker = join(dir, 'marker')
-      const report = join(dir, 'report.json')
-      const fixture = spawnFixture('agent.ts', {
-        env: {
-          FIXTURE_MARKER: marker,
-          FIXTURE_REPORT: report,
-          FIXTURE_ACTION: 'exit',
-          FIXTURE_KEEPALIVE: '1',
-          FIXTURE_CLEANUPS: JSON.stringify([
-            { name: 'transcript', kind: 'ok', phase: 'last' },
-            { name: 'stuck', kind: 'hang-abortable' },
-          ]),
-        },
+      const fixture = spawnAgent(dir, {
+        FIXTURE_ACTION: 'exit',
+        FIXTURE_KEEPALIVE: '1',
+        FIXTURE_CLEANUPS: JSON.stringify([
+          { name: 'transcript', kind: 'ok', phase: 'last' },
+          { name: 'stuck', kind: 'hang-abortable' },
+        ]),
       })
       await fixture.ready
       const started = Date.now()
       expect(await fixture.exit).toEqual({ code: 0, signal: null })
       expect(Date.now() - started).toBeLessThan(2000 + 2000)
-      expect(await readLines(marker)).toEqual([
+      expect(await fixture.lines()).toEqual([
         'stuck:start',
         'stuck:aborted:ERR_CLEANUP_TIMEOUT',
         'transcript:start',
         'transcript:done',
       ])
-      const json = await readReport(report)
+      const json = await fixture.report()
       expect(json.cleanups).toMatchObject([
         { name: 'stuck', status: 'timed-out', error: { code: 'ERR_CLEANUP_TIMEOUT' } },
         { name: 'transcript', status: 'ok' },
@@ -44,30 +37,24 @@ describe('in a real process kept alive by an open handle', () => {
 
   it('cleanups longer than the overall bound: the process still exits within bound + 2 s', async () => {
     await withTempDir(async (dir) => {
-      const marker = join(dir, 'marker')
-      const report = join(dir, 'report.json')
       const boundMs = 1500
-      const fixture = spawnFixture('agent.ts', {
-        env: {
-          FIXTURE_MARKER: marker,
-          FIXTURE_REPORT: report,
-          FIXTURE_ACTION: 'exit',
-          FIXTURE_EXIT_CODE: '7',
-          FIXTURE_KEEPALIVE: '1',
-          FIXTURE_OPTIONS: JSON.stringify({ timeoutMs: boundMs, cleanupTimeoutMs: 60_000 }),
-          FIXTURE_CLEANUPS: JSON.stringify([
-            { name: 'transcript', kind: 'ok', phase: 'last', sync: true },
-            { name: 'stuck', kind: 'hang' },
-          ]),
-        },
+      const fixture = spawnAgent(dir, {
+        FIXTURE_ACTION: 'exit',
+        FIXTURE_EXIT_CODE: '7',
+        FIXTURE_KEEPALIVE: '1',
+        FIXTURE_OPTIONS: JSON.stringify({ timeoutMs: boundMs, cleanupTimeoutMs: 60_000 }),
+        FIXTURE_CLEANUPS: JSON.stringify([
+          { name: 'transcript', kind: 'ok', phase: 'last', sync: true },
+          { name: 'stuck', kind: 'hang' },
+        ]),
       })
       await fixture.ready
       const started = Date.now()
       expect(await fixture.exit).toEqual({ code: 7, signal: null })
       expect(Date.now() - started).toBeLessThan(boundMs + 2000)
       // The transcript's async flush never started, so its sync variant ran on 'exit'.
-      expect(await readLines(marker)).toEqual(['stuck:start', 'transcript:sync'])
-      const json = await readReport(report)
+      expect(await fixture.lines()).toEqual(['stuck:start', 'transcript:sync'])
+      const json = await fixture.report()
       expect(json.deadlineExceeded).toBe(true)
       expect(json.cleanups).toMatchObject([
         { name: 'stuck', status: 'timed-out', error: { code: 'ERR_SHUTDOWN_DEADLINE' } },

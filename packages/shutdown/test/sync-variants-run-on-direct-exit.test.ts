@@ -1,28 +1,23 @@
 // When third-party code calls process.exit() directly, the async cleanups cannot run, but their
 // synchronous `sync` variants still do, on 'exit'. A cleanup that completed does not run its sync variant.
-import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { createShutdown } from '../src/index.js'
 import { fakes } from './helpers/fake-process.js'
-import { readLines, spawnFixture, withTempDir } from './helpers/spawn-fixture.js'
+import { spawnAgent, withTempDir } from './helpers/spawn-fixture.js'
 
 describe('a direct process.exit(3)', () => {
   it('runs the sync variants (phase order, last-registered first) and keeps exit code 3', async () => {
     await withTempDir(async (dir) => {
-      const marker = join(dir, 'marker')
-      const fixture = spawnFixture('agent.ts', {
-        env: {
-          FIXTURE_MARKER: marker,
-          FIXTURE_ACTION: 'process-exit',
-          FIXTURE_CLEANUPS: JSON.stringify([
-            { name: 'transcript', kind: 'ok', phase: 'last', sync: true },
-            { name: 'lockfile', kind: 'ok', sync: true },
-            { name: 'no-sync', kind: 'ok' },
-          ]),
-        },
+      const fixture = spawnAgent(dir, {
+        FIXTURE_ACTION: 'process-exit',
+        FIXTURE_CLEANUPS: JSON.stringify([
+          { name: 'transcript', kind: 'ok', phase: 'last', sync: true },
+          { name: 'lockfile', kind: 'ok', sync: true },
+          { name: 'no-sync', kind: 'ok' },
+        ]),
       })
       expect(await fixture.exit).toEqual({ code: 3, signal: null })
-      expect(await readLines(marker)).toEqual(['lockfile:sync', 'transcript:sync'])
+      expect(await fixture.lines()).toEqual(['lockfile:sync', 'transcript:sync'])
     })
   })
 })

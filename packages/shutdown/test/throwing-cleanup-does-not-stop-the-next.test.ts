@@ -1,30 +1,23 @@
 // One broken cleanup (a synchronous throw or a rejection) is reported as `failed` and the rest still run.
-import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { createShutdown } from '../src/index.js'
 import { fakes } from './helpers/fake-process.js'
-import { readLines, readReport, spawnFixture, withTempDir } from './helpers/spawn-fixture.js'
+import { spawnAgent, withTempDir } from './helpers/spawn-fixture.js'
 
 describe.for(['throw', 'reject'] as const)('a cleanup that %ss', (kind) => {
   it('in a real process: the next cleanup still runs and the exit code is kept', async () => {
     await withTempDir(async (dir) => {
-      const marker = join(dir, 'marker')
-      const report = join(dir, 'report.json')
-      const fixture = spawnFixture('agent.ts', {
-        env: {
-          FIXTURE_MARKER: marker,
-          FIXTURE_REPORT: report,
-          FIXTURE_ACTION: 'exit',
-          FIXTURE_EXIT_CODE: '0',
-          FIXTURE_CLEANUPS: JSON.stringify([
-            { name: 'next', kind: 'ok' },
-            { name: 'broken', kind },
-          ]),
-        },
+      const fixture = spawnAgent(dir, {
+        FIXTURE_ACTION: 'exit',
+        FIXTURE_EXIT_CODE: '0',
+        FIXTURE_CLEANUPS: JSON.stringify([
+          { name: 'next', kind: 'ok' },
+          { name: 'broken', kind },
+        ]),
       })
       expect(await fixture.exit).toEqual({ code: 0, signal: null })
-      expect(await readLines(marker)).toEqual(['broken:start', 'next:start', 'next:done'])
-      const json = await readReport(report)
+      expect(await fixture.lines()).toEqual(['broken:start', 'next:start', 'next:done'])
+      const json = await fixture.report()
       expect(json.cleanups).toMatchObject([
         {
           name: 'broken',

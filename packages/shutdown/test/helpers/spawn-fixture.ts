@@ -124,3 +124,20 @@ export interface ReportJson {
 export async function readReport(path: string): Promise<ReportJson> {
   return JSON.parse(await readFile(path, 'utf8')) as ReportJson
 }
+
+export interface RunningAgent extends RunningFixture {
+  /** The lines the cleanups appended to the marker file. */
+  lines(): Promise<string[]>
+  /** The report the fixture's onReport hook wrote. */
+  report(): Promise<ReportJson>
+}
+
+/** The `agent.ts` fixture with its marker and report files in `dir`; `env` sets the scenario. */
+export function spawnAgent(dir: string, env: Record<string, string>): RunningAgent {
+  const marker = join(dir, 'marker')
+  const report = join(dir, 'report.json')
+  const fixture = spawnFixture('agent.ts', {
+    env: { FIXTURE_MARKER: marker, FIXTURE_REPORT: report, ...env },
+  })
+  return { ...fixture, lines: () => readLines(marker), report: () => readReport(report) }
+}
