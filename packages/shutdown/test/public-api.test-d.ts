@@ -2,6 +2,7 @@
 // issue fixes, the shapes a consumer relies on, and misuse the compiler must refuse.
 import { expectTypeOf } from 'vitest'
 import {
+  CleanupStalledError,
   createShutdown,
   formatReport,
   gracefulExit,
@@ -15,6 +16,7 @@ import {
   type CleanupContext,
   type CleanupStatus,
   type Shutdown,
+  type ShutdownErrorCode,
   type ShutdownReport,
 } from '@sessiontape/shutdown'
 
@@ -31,6 +33,10 @@ expectTypeOf<CleanupContext['signal']>().toEqualTypeOf<AbortSignal>()
 expectTypeOf<CleanupStatus>().toEqualTypeOf<'ok' | 'failed' | 'timed-out' | 'not-started'>()
 expectTypeOf<ShutdownReport['cleanups'][number]>().toHaveProperty('name').toBeString()
 expectTypeOf<ShutdownReport['exitCode']>().toEqualTypeOf<number | null>()
+expectTypeOf<ShutdownErrorCode>().toEqualTypeOf<
+  'ERR_CLEANUP_TIMEOUT' | 'ERR_CLEANUP_STALLED' | 'ERR_SHUTDOWN_DEADLINE' | 'ERR_SHUTDOWN_FORCED'
+>()
+expectTypeOf(new CleanupStalledError('x').code).toEqualTypeOf<ShutdownErrorCode>()
 
 // The consumer shape from the issue compiles as written.
 registerCleanup(({ signal }) => signal.throwIfAborted(), {
