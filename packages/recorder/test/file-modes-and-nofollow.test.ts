@@ -36,4 +36,9 @@ it('refuses a symlink planted at the transcript path instead of following it', a
   await expect(rec.flush()).rejects.toMatchObject({ unwrittenRecords: 1 })
   expect(fs.readFileSync(target, 'utf8')).toBe('do not touch\n')
   expect(fs.lstatSync(path.join(dir, 'planted.jsonl')).isSymbolicLink()).toBe(true)
+  // Once the link is gone the recorder recovers and writes into a file of its own.
+  fs.unlinkSync(path.join(dir, 'planted.jsonl'))
+  await rec.close()
+  expect(readTranscript(rec.filePath)).toHaveLength(1)
+  expect(fs.readFileSync(target, 'utf8')).toBe('do not touch\n')
 })

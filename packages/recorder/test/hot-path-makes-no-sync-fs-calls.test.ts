@@ -21,7 +21,15 @@ it('after createRecorder returns, recording, flushing and closing make zero sync
   const seam = fakeFs()
   const rec = createRecorder({ dir, fs: seam, fsync: 'batch', metaDebounceMs: 0 })
   seam.resetCounts()
-  const spies = syncNames.map((name) => ({ name, spy: vi.spyOn(fs, name as 'statSync') }))
+  // Each call is kept with its stack, so a failure names the code path that made it.
+  const calls: string[] = []
+  for (const name of syncNames) {
+    const original = (fs as unknown as Record<string, (...args: unknown[]) => unknown>)[name]!
+    vi.spyOn(fs, name as 'statSync').mockImplementation(function (this: unknown, ...args: unknown[]) {
+      calls.push(`${name}(${String(args[0])})\n${new Error().stack ?? ''}`)
+      return original.apply(this, args)
+    } as never)
+  }
 
   for (let burst = 0; burst < 20; burst++) {
     for (let i = 0; i < 100; i++) rec.record('chat', { burst, i, text: 'x'.repeat(500) })
@@ -31,8 +39,8 @@ it('after createRecorder returns, recording, flushing and closing make zero sync
   await rec.flush()
   await rec.close()
 
-  const called = spies.filter(({ spy }) => spy.mock.calls.length > 0).map(({ name }) => name)
-  expect(called).toEqual([])
+  vi.restoreAllMocks()
+  expect(calls).toEqual([])
   expect(seam.syncCalls()).toBe(0)
   expect(seam.calls.write).toBeGreaterThan(0)
   expect(readTranscript(rec.filePath)).toHaveLength(2001)
