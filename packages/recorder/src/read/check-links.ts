@@ -1,32 +1,70 @@
 import type { SessionRecord } from '../record-format.js'
 import type { ReadProblem } from './problem.js'
 
+/** `parentAt` value of a root (`parentUuid: null`). */
+const ROOT = -1
+/** `parentAt` value of a record whose parent is not in the file. */
+const MISSING = -2
+
 /**
  * The problems only the whole file reveals: reused uuids, parents that are not in the file, and parent
  * links that loop. `lines[i]` is the line number of `records[i]`.
+ *
+ * This runs once per `readSession`, on every record, so it does one Map insert per uuid and one lookup per
+ * parent and nothing more: parent links are resolved once into an index array, and the cycle search is
+ * skipped altogether when every parent comes earlier in the file (the writer's order), because a loop
+ * needs at least one link that points forward.
  */
 export function checkLinks(records: readonly SessionRecord[], lines: readonly number[]): ReadProblem[] {
   const problems: ReadProblem[] = []
-  const firstIndex = indexByUuid(records)
-  for (let i = 0; i < records.length; i++) {
+  const count = records.length
+  const firstIndex = new Map<string, number>()
+  // For each duplicate, the index of the record that first used its uuid; -1 for a first use.
+  const firstOf = new Int32Array(count).fill(-1)
+  let duplicates = false
+  for (let i = 0; i < count; i++) {
+    const uuid = records[i]!.uuid
+    const first = firstIndex.get(uuid)
+    if (first === undefined) firstIndex.set(uuid, i)
+    else {
+      firstOf[i] = first
+      duplicates = true
+    }
+  }
+  const parentAt = new Int32Array(count)
+  let pointsForward = false
+  for (let i = 0; i < count; i++) {
     const record = records[i]!
-    const first = firstIndex.get(record.uuid)!
-    if (first !== i) {
+    if (duplicates && firstOf[i]! !== -1) {
       problems.push({
         line: lines[i]!,
         kind: 'duplicate-uuid',
-        detail: `uuid ${JSON.stringify(record.uuid)} was already used on line ${lines[first]!}; the first one is kept for parent links`,
+        detail: `uuid ${JSON.stringify(record.uuid)} was already used on line ${lines[firstOf[i]!]!}; the first one is kept for parent links`,
       })
     }
-    if (record.parentUuid !== null && !firstIndex.has(record.parentUuid)) {
+    const parentUuid = record.parentUuid
+    if (parentUuid === null) {
+      parentAt[i] = ROOT
+      continue
+    }
+    // The writer's chain: the parent is almost always the record just before, which spares a Map lookup.
+    const at =
+      i > 0 && firstOf[i - 1] === -1 && records[i - 1]!.uuid === parentUuid
+        ? i - 1
+        : firstIndex.get(parentUuid)
+    if (at === undefined) {
+      parentAt[i] = MISSING
       problems.push({
         line: lines[i]!,
         kind: 'orphan',
-        detail: `parent ${JSON.stringify(record.parentUuid)} of record ${JSON.stringify(record.uuid)} is not in the file`,
+        detail: `parent ${JSON.stringify(parentUuid)} of record ${JSON.stringify(record.uuid)} is not in the file`,
       })
+    } else {
+      parentAt[i] = at
+      if (at >= i) pointsForward = true
     }
   }
-  problems.push(...findCycles(records, lines, firstIndex))
+  if (pointsForward) problems.push(...findCycles(records, lines, parentAt, firstOf))
   return problems
 }
 
@@ -47,22 +85,22 @@ const DONE = 2
 function findCycles(
   records: readonly SessionRecord[],
   lines: readonly number[],
-  firstIndex: ReadonlyMap<string, number>,
+  parentAt: Int32Array,
+  firstOf: Int32Array,
 ): ReadProblem[] {
   const problems: ReadProblem[] = []
   const state = new Uint8Array(records.length)
   const path: number[] = []
   for (let start = 0; start < records.length; start++) {
-    if (state[start] !== UNSEEN || firstIndex.get(records[start]!.uuid) !== start) continue
+    if (state[start] !== UNSEEN || firstOf[start] !== -1) continue
     // Iterative walk up the parent links; a record met again while still on the path closes a cycle.
-    let at: number | undefined = start
-    while (at !== undefined && state[at] === UNSEEN) {
+    let at = start
+    while (at >= 0 && state[at] === UNSEEN) {
       state[at] = ON_PATH
       path.push(at)
-      const parent: string | null = records[at]!.parentUuid
-      at = parent === null ? undefined : firstIndex.get(parent)
+      at = parentAt[at]!
     }
-    if (at !== undefined && state[at] === ON_PATH) {
+    if (at >= 0 && state[at] === ON_PATH) {
       const members = path.slice(path.indexOf(at))
       const firstInFile = Math.min(...members)
       const uuids = [...members, at].map((i) => JSON.stringify(records[i]!.uuid)).join(' → ')
