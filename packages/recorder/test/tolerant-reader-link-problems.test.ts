@@ -45,6 +45,17 @@ describe('links that the whole file reveals as broken are reported, and the reco
     expect(problems[0]!.detail).toContain('"u1" → "u3" → "u2" → "u1"')
   })
 
+  it('reports a loop through 150,000 records (more than a spread call can take) with a short detail', async () => {
+    // The root's parent was overwritten with the leaf's uuid: every record is on one long loop.
+    const count = 150_000
+    const records = Array.from({ length: count }, (_, i) => makeRecord(i, `u${(i + count - 1) % count}`))
+    const { records: kept, problems } = await read(records)
+    expect(kept).toHaveLength(count)
+    expect(problems.map((p) => [p.line, p.kind])).toEqual([[1, 'cycle']])
+    expect(problems[0]!.detail).toContain(`these ${count} record(s)`)
+    expect(problems[0]!.detail.length).toBeLessThan(400)
+  })
+
   it('reports a record that is its own parent as a cycle', async () => {
     const { problems } = await read([makeRecord(0, 'u0')])
     expect(problems.map((p) => p.kind)).toEqual(['cycle'])

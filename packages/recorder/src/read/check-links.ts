@@ -78,6 +78,9 @@ export function indexByUuid(records: readonly SessionRecord[]): Map<string, numb
   return index
 }
 
+/** How many uuids of a loop a `cycle` problem lists. */
+const CYCLE_UUIDS_SHOWN = 8
+
 const UNSEEN = 0
 const ON_PATH = 1
 const DONE = 2
@@ -102,8 +105,14 @@ function findCycles(
     }
     if (at >= 0 && state[at] === ON_PATH) {
       const members = path.slice(path.indexOf(at))
-      const firstInFile = Math.min(...members)
-      const uuids = [...members, at].map((i) => JSON.stringify(records[i]!.uuid)).join(' → ')
+      // A loop can hold the whole file: no spread into Math.min, and the detail names only its start.
+      let firstInFile = at
+      for (const i of members) if (i < firstInFile) firstInFile = i
+      const shown = members.slice(0, CYCLE_UUIDS_SHOWN).map((i) => JSON.stringify(records[i]!.uuid))
+      const uuids =
+        members.length > CYCLE_UUIDS_SHOWN
+          ? `${shown.join(' → ')} → … (${members.length - CYCLE_UUIDS_SHOWN} more)`
+          : [...shown, JSON.stringify(records[at]!.uuid)].join(' → ')
       problems.push({
         line: lines[firstInFile]!,
         kind: 'cycle',
