@@ -1,4 +1,4 @@
-import { appendFile, writeFile } from 'node:fs/promises'
+import { appendFile, truncate, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { inspectTailSync } from '../src/index.js'
@@ -100,6 +100,53 @@ describe('inspectTailSync finds the last complete valid record from the end of t
       await appendFile(file, toJsonl(makeChain(2)))
       // maxBytes far below the file size still finds the record: only the tail was needed.
       expect(inspectTailSync(file, { maxBytes: 64 * 1024 }).lastRecord?.uuid).toBe('u1')
+    })
+  })
+
+  // maxBytes = one window, so an off-by-one at the window's first line cannot hide behind a wider retry.
+  const WINDOW = 64 * 1024
+  it.for([-2, -1, 0, 1, 2])(
+    'judges the first line of a window that starts %i byte(s) from the last record line exactly',
+    async (offset) => {
+      await withTempDir(async (dir) => {
+        const file = path.join(dir, 's1.jsonl')
+        const root = `${JSON.stringify(makeRecord(0, null))}\n`
+        const torn = '{"uuid":"u2","pa'
+        // Multi-byte text ('é' is 2 bytes), padded with ASCII to the exact byte length wanted.
+        const empty = `${JSON.stringify(makeRecord(1, 'u0', { text: '' }))}\n`
+        const want = WINDOW + offset - torn.length - Buffer.byteLength(empty)
+        const text = 'é'.repeat(Math.floor(want / 2)) + 'a'.repeat(want % 2)
+        const last = `${JSON.stringify(makeRecord(1, 'u0', { text }))}\n`
+        await writeFile(file, root + last + torn)
+        // The window (the last WINDOW bytes) starts `offset` bytes after the start of the `u1` line.
+        expect(Buffer.byteLength(last) + torn.length - WINDOW).toBe(offset)
+        const found = inspectTailSync(file, { maxBytes: WINDOW })
+        const size = Buffer.byteLength(root + last) + torn.length
+        if (offset <= 0) {
+          expect(found).toMatchObject({
+            validLength: size - torn.length,
+            tornBytes: torn.length,
+            reachedStart: true,
+          })
+          expect(found.lastRecord).toEqual(makeRecord(1, 'u0', { text }))
+        } else {
+          // Its line starts before the window: not seen whole, so no record, and only the unterminated bytes are torn.
+          expect(found).toMatchObject({ lastRecord: null, tornBytes: torn.length, reachedStart: false })
+        }
+      })
+    },
+  )
+
+  it('reads only the end of a 64 GiB (sparse) file', async () => {
+    await withTempDir(async (dir) => {
+      const file = path.join(dir, 's1.jsonl')
+      // A hole reads as NUL bytes: a whole-file read would take minutes and time the test out.
+      await writeFile(file, '')
+      await truncate(file, 64 * 1024 ** 3)
+      await appendFile(file, '\n' + toJsonl(makeChain(2)) + '{"torn')
+      const found = inspectTailSync(file)
+      expect(found.lastRecord?.uuid).toBe('u1')
+      expect(found.tornBytes).toBe(6)
     })
   })
 
