@@ -93,4 +93,15 @@ describe('sessiontape repair writes a repaired copy atomically and never edits w
       expect(await readFile(file, 'utf8')).toBe(`${CORRUPT_LINES[0]}\n${CORRUPT_LINES[1]}\n`)
     })
   })
+
+  it('quarantines whitespace after the last newline, so a resume has nothing left to repair', async () => {
+    await withTempDir(async (dir) => {
+      const file = path.join(dir, 's1.jsonl')
+      await writeFile(file, `${CORRUPT_LINES[0]}\n  `)
+      expect((await runInProcess('repair', file)).code).toBe(0)
+      expect(await readFile(file, 'utf8')).toBe(`${CORRUPT_LINES[0]}\n`)
+      const quarantine = (await readdir(dir)).find((n) => n.startsWith('s1.jsonl.torn-'))!
+      expect(await readFile(path.join(dir, quarantine), 'utf8')).toBe('  ')
+    })
+  })
 })

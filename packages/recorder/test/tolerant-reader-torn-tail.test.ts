@@ -1,7 +1,7 @@
 import { writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { readSession } from '../src/index.js'
+import { inspectTailSync, readSession } from '../src/index.js'
 import { makeChain, makeRecord, toJsonl, withTempDir } from './helpers/records.js'
 
 describe('a last line without a newline is a torn tail, never a record', () => {
@@ -13,6 +13,8 @@ describe('a last line without a newline is a torn tail, never a record', () => {
       nul: false,
     },
     { name: 'a NUL run', tail: '\0'.repeat(4096), nul: true },
+    // The writer never ends a write in whitespace, so these bytes are torn too: resume quarantines them.
+    { name: 'whitespace only', tail: ' \r', nul: false },
   ])('$name', async ({ tail, nul }) => {
     await withTempDir(async (dir) => {
       const file = path.join(dir, 's1.jsonl')
@@ -24,6 +26,8 @@ describe('a last line without a newline is a torn tail, never a record', () => {
       expect(problems[0]).toMatchObject({ line: 3, kind: 'torn-tail' })
       expect(problems[0]!.detail).toContain(`${Buffer.byteLength(tail)} `)
       expect(problems[0]!.detail.includes('NUL')).toBe(nul)
+      // Reader and resume agree on what is torn: resume quarantines exactly these bytes.
+      expect(inspectTailSync(file).tornBytes).toBe(Buffer.byteLength(tail))
     })
   })
 

@@ -83,7 +83,7 @@ export async function followFile(filePath: string, options: FollowOptions, io: C
       }
       if (!options.follow) {
         const text = Buffer.concat(partial).toString('utf8')
-        if (text.trim().length > 0) sink.problem(tornTailProblem(text, lineNumber + 1))
+        if (text.length > 0) sink.problem(tornTailProblem(text, lineNumber + 1))
         return
       }
       try {

@@ -46,7 +46,7 @@ export async function readSession(
   )) {
     for (let i = 0; i < batch.length; i++) parseLine(batch[i]!, firstLine + i, sink)
   }
-  if (tail !== undefined && tail.text.trim().length > 0) problems.push(tornTailProblem(tail.text, tail.line))
+  if (tail !== undefined) problems.push(tornTailProblem(tail.text, tail.line))
   problems.push(...checkLinks(records, lines))
   // Stable sort: on one line, reading problems come before link problems.
   problems.sort((a, b) => a.line - b.line)

@@ -45,7 +45,7 @@ async function* generate(
     for (const record of collected) yield record
     collected.length = 0
   }
-  if (tail !== undefined && tail.text.trim().length > 0) onProblem(tornTailProblem(tail.text, tail.line))
+  if (tail !== undefined) onProblem(tornTailProblem(tail.text, tail.line))
 }
 
 function checkOnProblem(given: unknown): (problem: ReadProblem) => void {

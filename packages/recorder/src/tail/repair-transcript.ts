@@ -83,7 +83,7 @@ export async function repairTranscript(
       }
     }
     const torn = tail
-    if (torn !== undefined && torn.text.trim().length > 0) {
+    if (torn !== undefined) {
       fixed.push(tornTailProblem(torn.text, torn.line))
       quarantined.push(torn.text)
     }
