@@ -69,6 +69,13 @@ const cases: readonly Case[] = [
     uuids: ['u0', 'u1', 'u2'],
   },
   { name: 'an empty line', middle: '', kinds: [], uuids: ['u0', 'u2'] },
+  { name: 'a record on a CRLF line', middle: `${B}\r`, kinds: [], uuids: ['u0', 'u1', 'u2'] },
+  {
+    name: 'two records glued on a CRLF line',
+    middle: `${B}${JSON.stringify(makeRecord(9, 'u1'))}\r`,
+    kinds: ['glued'],
+    uuids: ['u0', 'u1', 'u9', 'u2'],
+  },
   {
     name: 'a record of a type this reader does not know',
     middle: JSON.stringify({ ...b, type: 'from-the-future', v: 99, extra: { x: 1 } }),
@@ -95,7 +102,8 @@ describe('the tolerant reader keeps every valid record around damage and names t
 
   it('does not split at a }{ inside a string value, or after escaped quotes', async () => {
     await withTempDir(async (dir) => {
-      const tricky = makeRecord(1, 'u0', { text: 'a}{"uuid":"x"}{b \\"}{\\" end' })
+      // A value ending in a backslash: its closing quote follows `\\`, so it is not an escaped quote.
+      const tricky = makeRecord(1, 'u0', { text: 'a}{"uuid":"x"}{b \\"}{\\" end', path: 'C:\\dir\\' })
       const file = path.join(dir, 's1.jsonl')
       await writeFile(file, `${A}\n${JSON.stringify(tricky)}${C}\n`)
       const { records, problems } = await readSession(file)
