@@ -1,7 +1,7 @@
 import { appendFile, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { repairTranscript } from '../src/index.js'
+import { createRecorder, readSession, repairTranscript } from '../src/index.js'
 import { runCli, startCli } from './helpers/cli.js'
 import { makeChain, makeRecord, toJsonl, withTempDir } from './helpers/records.js'
 
@@ -94,6 +94,44 @@ describe('sessiontape tail prints the last records and follows a live session', 
           .split('\n')
           .map((l) => (JSON.parse(l) as { uuid: string }).uuid),
       ).toEqual(['u0', 'u1', 'u2'])
+    })
+  })
+
+  it('reads the recovered record when a resume repairs the torn tail it was waiting on', async () => {
+    await withTempDir(async (dir) => {
+      const file = path.join(dir, 's1.jsonl')
+      await writeFile(file, `${toJsonl(makeChain(2))}{"uuid":"torn","ty`)
+      const child = startCli('tail', '-f', '--json', file)
+      let stdout = ''
+      let stderr = ''
+      child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()))
+      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
+      const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)))
+      await waitFor(
+        () => stdout,
+        (text) => text.includes('"u1"'),
+      )
+      // Truncate the torn bytes and append in one go: the file never looks shorter to a poll.
+      const resumed = createRecorder({ dir, sessionId: 's1', resume: true, meta: false })
+      const added = resumed.record('user', { text: 'Where were we?' })
+      await resumed.close()
+      await waitFor(
+        () => stdout,
+        (text) => text.includes(added),
+      )
+      child.kill('SIGTERM')
+      expect(await exited).toBe(0)
+      const { records } = await readSession(file)
+      expect(records.map((r) => r.type)).toEqual(['message', 'message', 'recovered', 'user'])
+      expect(
+        stdout
+          .trim()
+          .split('\n')
+          .map((l) => (JSON.parse(l) as { uuid: string }).uuid),
+      ).toEqual(records.map((r) => r.uuid))
+      expect(stderr).toBe(
+        `sessiontape tail: the end of ${file} after line 2 was rewritten (a resume repaired its torn tail?); reading it again from there\n`,
+      )
     })
   })
 })

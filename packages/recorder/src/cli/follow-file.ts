@@ -18,6 +18,11 @@ export interface FollowOptions {
 const POLL_MS = 200
 const READ_CHUNK = 1024 * 1024
 const NEWLINE = 0x0a
+/**
+ * How many of the last bytes read after the last record are kept to notice that they were rewritten
+ * (a resume truncates a torn tail and appends in one go, so the file never looks shorter to a poll).
+ */
+const CHECK_BYTES = 4096
 
 interface Entry {
   readonly toErr: boolean
@@ -35,6 +40,11 @@ export async function followFile(filePath: string, options: FollowOptions, io: C
   let offset = 0
   let lineNumber = 0
   let partial: Buffer[] = []
+  // End of the last complete line that held a record, and its line number: where a torn-tail repair cuts.
+  let validEnd = 0
+  let validLine = 0
+  // The last bytes read (up to CHECK_BYTES, ending at `offset`), to tell an append from a rewrite.
+  let recent = Buffer.alloc(0)
   let caughtUp = false
   const backlog: Entry[] = []
   const emit = (entry: Entry): void => {
@@ -62,6 +72,7 @@ export async function followFile(filePath: string, options: FollowOptions, io: C
     for (;;) {
       const { bytesRead } = await handle.read(buffer, 0, READ_CHUNK, offset)
       if (bytesRead > 0) {
+        const chunkStart = offset
         offset += bytesRead
         let start = 0
         let newline: number
@@ -70,11 +81,16 @@ export async function followFile(filePath: string, options: FollowOptions, io: C
           partial.push(chunk.subarray(start, newline))
           const text = Buffer.concat(partial).toString('utf8')
           partial = []
-          parseLine(text, ++lineNumber, sink)
+          if (parseLine(text, ++lineNumber, sink) > 0) {
+            validEnd = chunkStart + newline + 1
+            validLine = lineNumber
+          }
           start = newline + 1
         }
-        // Copy: `buffer` is reused by the next read.
+        // Copies: `buffer` is reused by the next read.
         if (start < chunk.length) partial.push(Buffer.from(chunk.subarray(start)))
+        recent = Buffer.concat([recent, chunk.subarray(Math.max(0, bytesRead - CHECK_BYTES))])
+        recent = Buffer.from(recent.subarray(Math.max(0, recent.length - CHECK_BYTES)))
         continue
       }
       if (!caughtUp) {
@@ -103,13 +119,45 @@ export async function followFile(filePath: string, options: FollowOptions, io: C
         inode = (await handle.stat()).ino
         offset = now.size
         partial = []
-      } else if (now.size < offset) {
-        io.err(`sessiontape tail: ${filePath} was truncated to ${now.size} bytes; following from there\n`)
-        offset = now.size
+        validEnd = offset
+        validLine = lineNumber
+        recent = Buffer.alloc(0)
+      } else if (
+        now.size < offset ||
+        (offset > validEnd && (await tailRewritten(handle, offset, validEnd, recent)))
+      ) {
+        if (now.size >= validEnd) {
+          // What a resume does: the bytes after the last record were quarantined, new records follow.
+          io.err(
+            `sessiontape tail: the end of ${filePath} after line ${validLine} was rewritten (a resume repaired its torn tail?); reading it again from there\n`,
+          )
+          offset = validEnd
+          lineNumber = validLine
+        } else {
+          io.err(`sessiontape tail: ${filePath} was truncated to ${now.size} bytes; following from there\n`)
+          offset = now.size
+          validEnd = offset
+          validLine = lineNumber
+        }
         partial = []
+        recent = Buffer.alloc(0)
       }
     }
   } finally {
     await handle.close()
   }
+}
+
+/** True when the bytes read after the last record (up to the last CHECK_BYTES of them) are no longer in the file. */
+async function tailRewritten(
+  handle: FileHandle,
+  offset: number,
+  validEnd: number,
+  recent: Buffer,
+): Promise<boolean> {
+  const length = Math.min(offset - validEnd, recent.length)
+  if (length === 0) return false
+  const now = Buffer.alloc(length)
+  const { bytesRead } = await handle.read(now, 0, length, offset - length)
+  return bytesRead < length || !now.equals(recent.subarray(recent.length - length))
 }
