@@ -13,6 +13,24 @@ function waitFor(read: () => string, predicate: (text: string) => boolean): Prom
   })
 }
 
+/** Starts `sessiontape tail -f --json …` in a child process and collects what it prints. */
+function follow(...args: string[]) {
+  const child = startCli('tail', '-f', '--json', ...args)
+  const output = { stdout: '', stderr: '' }
+  child.stdout.on('data', (chunk: Buffer) => (output.stdout += chunk.toString()))
+  child.stderr.on('data', (chunk: Buffer) => (output.stderr += chunk.toString()))
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)))
+  return { child, output, exited }
+}
+
+/** The uuids of the records `tail --json` printed, in order. */
+function printedUuids(stdout: string): string[] {
+  return stdout
+    .trim()
+    .split('\n')
+    .map((line) => (JSON.parse(line) as { uuid: string }).uuid)
+}
+
 describe('sessiontape tail prints the last records and follows a live session', () => {
   it('prints the last -n records and exits without -f', async () => {
     await withTempDir(async (dir) => {
@@ -30,32 +48,24 @@ describe('sessiontape tail prints the last records and follows a live session', 
     await withTempDir(async (dir) => {
       const file = path.join(dir, 's1.jsonl')
       await writeFile(file, toJsonl(makeChain(3)))
-      const child = startCli('tail', '-f', '--json', '-n', '1', file)
-      let stdout = ''
-      child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()))
-      const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)))
+      const { child, output, exited } = follow('-n', '1', file)
       await waitFor(
-        () => stdout,
+        () => output.stdout,
         (text) => text.includes('"u2"'),
       )
       // A record written in two pieces, like a write in progress: nothing until the newline.
       const next = JSON.stringify(makeRecord(3, 'u2'))
       await appendFile(file, next.slice(0, 40))
       await new Promise((resolve) => setTimeout(resolve, 600))
-      expect(stdout).not.toContain('"u3"')
+      expect(output.stdout).not.toContain('"u3"')
       await appendFile(file, `${next.slice(40)}\n${JSON.stringify(makeRecord(4, 'u3'))}\n`)
       await waitFor(
-        () => stdout,
+        () => output.stdout,
         (text) => text.includes('"u4"'),
       )
       child.kill('SIGTERM')
       expect(await exited).toBe(0)
-      expect(
-        stdout
-          .trim()
-          .split('\n')
-          .map((l) => (JSON.parse(l) as { uuid: string }).uuid),
-      ).toEqual(['u2', 'u3', 'u4'])
+      expect(printedUuids(output.stdout)).toEqual(['u2', 'u3', 'u4'])
     })
   })
 
@@ -63,37 +73,27 @@ describe('sessiontape tail prints the last records and follows a live session', 
     await withTempDir(async (dir) => {
       const file = path.join(dir, 's1.jsonl')
       await writeFile(file, `${toJsonl(makeChain(2))}{"torn`)
-      const child = startCli('tail', '-f', '--json', file)
-      let stdout = ''
-      let stderr = ''
-      child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()))
-      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
-      const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)))
+      const { child, output, exited } = follow(file)
       await waitFor(
-        () => stdout,
+        () => output.stdout,
         (text) => text.includes('"u1"'),
       )
       await repairTranscript(file)
       await waitFor(
-        () => stderr,
+        () => output.stderr,
         (text) => text.includes('was replaced'),
       )
       await appendFile(file, `${JSON.stringify(makeRecord(2, 'u1'))}\n`)
       await waitFor(
-        () => stdout,
+        () => output.stdout,
         (text) => text.includes('"u2"'),
       )
       child.kill('SIGINT')
       expect(await exited).toBe(0)
-      expect(stderr).toBe(
+      expect(output.stderr).toBe(
         `sessiontape tail: ${file} was replaced (repaired?); following the new file from its end\n`,
       )
-      expect(
-        stdout
-          .trim()
-          .split('\n')
-          .map((l) => (JSON.parse(l) as { uuid: string }).uuid),
-      ).toEqual(['u0', 'u1', 'u2'])
+      expect(printedUuids(output.stdout)).toEqual(['u0', 'u1', 'u2'])
     })
   })
 
@@ -101,14 +101,9 @@ describe('sessiontape tail prints the last records and follows a live session', 
     await withTempDir(async (dir) => {
       const file = path.join(dir, 's1.jsonl')
       await writeFile(file, `${toJsonl(makeChain(2))}{"uuid":"torn","ty`)
-      const child = startCli('tail', '-f', '--json', file)
-      let stdout = ''
-      let stderr = ''
-      child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()))
-      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
-      const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)))
+      const { child, output, exited } = follow(file)
       await waitFor(
-        () => stdout,
+        () => output.stdout,
         (text) => text.includes('"u1"'),
       )
       // Truncate the torn bytes and append in one go: the file never looks shorter to a poll.
@@ -116,20 +111,15 @@ describe('sessiontape tail prints the last records and follows a live session', 
       const added = resumed.record('user', { text: 'Where were we?' })
       await resumed.close()
       await waitFor(
-        () => stdout,
+        () => output.stdout,
         (text) => text.includes(added),
       )
       child.kill('SIGTERM')
       expect(await exited).toBe(0)
       const { records } = await readSession(file)
       expect(records.map((r) => r.type)).toEqual(['message', 'message', 'recovered', 'user'])
-      expect(
-        stdout
-          .trim()
-          .split('\n')
-          .map((l) => (JSON.parse(l) as { uuid: string }).uuid),
-      ).toEqual(records.map((r) => r.uuid))
-      expect(stderr).toBe(
+      expect(printedUuids(output.stdout)).toEqual(records.map((r) => r.uuid))
+      expect(output.stderr).toBe(
         `sessiontape tail: the end of ${file} after line 2 was rewritten (a resume repaired its torn tail?); reading it again from there\n`,
       )
     })

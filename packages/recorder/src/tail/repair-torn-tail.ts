@@ -1,7 +1,8 @@
 import { constants } from 'node:fs'
 import { open, type FileHandle } from 'node:fs/promises'
 import path from 'node:path'
-import { QUARANTINE_NAME_ATTEMPTS, quarantinePathFor } from './quarantine-name.js'
+import { openNewQuarantine } from './open-quarantine.js'
+import { syncDirectory } from './sync-directory.js'
 import { describeValue } from '../read/describe-value.js'
 
 export interface RepairTornTailOptions {
@@ -17,8 +18,6 @@ export interface TornTailRepair {
 
 /** Copy in chunks so a huge garbage tail never needs one huge buffer. */
 const COPY_CHUNK = 1024 * 1024
-/** Quarantine files hold transcript bytes, so they get the transcript's private mode. */
-const QUARANTINE_MODE = 0o600
 
 /**
  * Moves everything after `validLength` to a new quarantine sidecar next to the transcript (never deleted),
@@ -60,43 +59,20 @@ async function copyToQuarantine(
   from: number,
   to: number,
 ): Promise<string> {
-  const now = new Date()
-  for (let attempt = 0; attempt < QUARANTINE_NAME_ATTEMPTS; attempt++) {
-    const quarantinePath = quarantinePathFor(filePath, now, attempt)
-    let target: FileHandle
-    try {
-      target = await open(quarantinePath, 'wx', QUARANTINE_MODE)
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'EEXIST') continue
-      throw error
-    }
-    try {
-      const buffer = Buffer.allocUnsafe(Math.min(COPY_CHUNK, to - from))
-      for (let at = from; at < to;) {
-        const { bytesRead } = await transcript.read(buffer, 0, Math.min(buffer.length, to - at), at)
-        if (bytesRead === 0) break
-        for (let written = 0; written < bytesRead;) {
-          written += (await target.write(buffer, written, bytesRead - written)).bytesWritten
-        }
-        at += bytesRead
-      }
-      await target.sync()
-    } finally {
-      await target.close()
-    }
-    return quarantinePath
-  }
-  throw new Error(`Could not find a free quarantine file name next to ${filePath}`)
-}
-
-async function syncDirectory(directory: string): Promise<void> {
-  let handle: FileHandle | undefined
+  const { handle: target, quarantinePath } = await openNewQuarantine(filePath)
   try {
-    handle = await open(directory, 'r')
-    await handle.sync()
-  } catch {
-    // Directory fsync is not supported everywhere (e.g. some network file systems); the file itself is synced.
+    const buffer = Buffer.allocUnsafe(Math.min(COPY_CHUNK, to - from))
+    for (let at = from; at < to;) {
+      const { bytesRead } = await transcript.read(buffer, 0, Math.min(buffer.length, to - at), at)
+      if (bytesRead === 0) break
+      for (let written = 0; written < bytesRead;) {
+        written += (await target.write(buffer, written, bytesRead - written)).bytesWritten
+      }
+      at += bytesRead
+    }
+    await target.sync()
   } finally {
-    await handle?.close()
+    await target.close()
   }
+  return quarantinePath
 }

@@ -7,7 +7,9 @@ import { lineBatches, type LineTail } from '../read/line-batches.js'
 import { parseLine, tornTailProblem, type LineSink } from '../read/parse-line.js'
 import type { ReadProblem } from '../read/problem.js'
 import { readSession } from '../read/read-session.js'
+import { openNewQuarantine } from './open-quarantine.js'
 import { QUARANTINE_NAME_ATTEMPTS, quarantinePathFor } from './quarantine-name.js'
+import { syncDirectory } from './sync-directory.js'
 
 export interface RepairTranscriptOptions {
   /**
@@ -175,25 +177,14 @@ async function refuseExisting(out: string): Promise<void> {
 }
 
 async function writeQuarantine(filePath: string, pieces: readonly string[]): Promise<string> {
-  const now = new Date()
-  for (let attempt = 0; attempt < QUARANTINE_NAME_ATTEMPTS; attempt++) {
-    const quarantinePath = quarantinePathFor(filePath, now, attempt)
-    let handle: FileHandle
-    try {
-      handle = await open(quarantinePath, 'wx', PRIVATE_MODE)
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'EEXIST') continue
-      throw error
-    }
-    try {
-      await handle.writeFile(pieces.join(''))
-      await handle.sync()
-    } finally {
-      await handle.close()
-    }
-    return quarantinePath
+  const { handle, quarantinePath } = await openNewQuarantine(filePath)
+  try {
+    await handle.writeFile(pieces.join(''))
+    await handle.sync()
+  } finally {
+    await handle.close()
   }
-  throw new Error(`Could not find a free quarantine file name next to ${filePath}`)
+  return quarantinePath
 }
 
 /** `<file>.bak-<UTC time>`: a byte-for-byte, fsynced copy made before the original is replaced. */
@@ -216,16 +207,4 @@ async function backup(filePath: string): Promise<string> {
     return backupPath
   }
   throw new Error(`Could not find a free backup file name next to ${filePath}`)
-}
-
-async function syncDirectory(directory: string): Promise<void> {
-  let handle: FileHandle | undefined
-  try {
-    handle = await open(directory, 'r')
-    await handle.sync()
-  } catch {
-    // Directory fsync is not supported everywhere; the rename itself is atomic either way.
-  } finally {
-    await handle?.close()
-  }
 }
