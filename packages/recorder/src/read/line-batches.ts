@@ -1,3 +1,4 @@
+import { constants } from 'node:buffer'
 import { open } from 'node:fs/promises'
 
 /** One read's worth of complete lines. */
@@ -13,56 +14,96 @@ export interface LineTail {
   readonly line: number
 }
 
+export interface LineBatchOptions {
+  /** Called once at the end with the unterminated last line, if there is one. */
+  readonly onTail: (tail: LineTail) => void
+  /**
+   * Called, in line order, for a line longer than `maxLineBytes` instead of yielding it; `terminated` is
+   * false when it is the unterminated last line.
+   */
+  readonly onOverlong: (line: number, bytes: number, terminated: boolean) => void
+  readonly signal?: AbortSignal | undefined
+  /** @internal Lowered by tests; the default is the longest line a string can be decoded from. */
+  readonly maxLineBytes?: number | undefined
+}
+
 /**
  * Read size. Measured on 1 KB chat records: 256 KiB reads beat both 64 KiB (more reads) and 1 MiB (more
  * memory, worse cache use), and keep the reader's footprint small. A longer line grows the buffer.
  */
 export const READ_CHUNK = 256 * 1024
+/**
+ * Node cannot decode more UTF-8 bytes than this into one string (`ERR_STRING_TOO_LONG`), so a longer line
+ * can never be parsed: it is skipped and reported rather than buffered (a file of NULs or binary garbage
+ * with no newline would otherwise be read into memory whole, then fail).
+ */
+export const MAX_LINE_BYTES = constants.MAX_STRING_LENGTH
 const NEWLINE = 0x0a
 
 /**
- * Reads a file as batches of complete lines, in order, with constant memory (one buffer, as large as the
- * longest line if that is more than a chunk). Lines are split on bytes and each is decoded on its own, so
- * every line is a flat string (fast for JSON.parse) and a multi-byte character is never cut in two.
- * Calls `onTail` once at the end with the unterminated last line, if there is one.
+ * Reads a file as batches of complete lines, in order, with bounded memory (one buffer, as large as the
+ * longest line if that is more than a chunk, and never more than `maxLineBytes`). Lines are split on
+ * bytes and each is decoded on its own, so every line is a flat string (fast for JSON.parse) and a
+ * multi-byte character is never cut in two.
  */
-export async function* lineBatches(
-  filePath: string,
-  onTail: (tail: LineTail) => void,
-  signal?: AbortSignal,
-): AsyncGenerator<LineBatch> {
+export async function* lineBatches(filePath: string, options: LineBatchOptions): AsyncGenerator<LineBatch> {
+  const { onTail, onOverlong, signal } = options
+  const maxLineBytes = options.maxLineBytes ?? MAX_LINE_BYTES
   const handle = await open(filePath, 'r')
   try {
     let buffer = Buffer.allocUnsafe(READ_CHUNK)
     // Bytes at the start of `buffer` that belong to a line whose newline has not been read yet.
     let carry = 0
+    // Bytes of an over-long line dropped so far while looking for its newline; -1 when not skipping.
+    let skipped = -1
     let nextLine = 1
     for (;;) {
       signal?.throwIfAborted()
       if (carry === buffer.length) {
-        const bigger = Buffer.allocUnsafe(buffer.length * 2)
+        // Grows to at most one byte past the limit, so a line that reaches it is noticed and skipped.
+        const bigger = Buffer.allocUnsafe(Math.min(buffer.length * 2, maxLineBytes + 1))
         buffer.copy(bigger, 0, 0, carry)
         buffer = bigger
       }
       const { bytesRead } = await handle.read(buffer, carry, buffer.length - carry, null)
       if (bytesRead === 0) break
       const end = carry + bytesRead
-      const lines: string[] = []
+      let lines: string[] = []
       let start = 0
       let newline = buffer.indexOf(NEWLINE, carry)
+      if (skipped !== -1) {
+        if (newline === -1 || newline >= end) {
+          skipped += bytesRead
+          continue
+        }
+        onOverlong(nextLine++, skipped + newline, true)
+        skipped = -1
+        start = newline + 1
+        newline = buffer.indexOf(NEWLINE, start)
+      }
       while (newline !== -1 && newline < end) {
-        lines.push(buffer.toString('utf8', start, newline))
+        if (newline - start > maxLineBytes) {
+          // Report it in order: the lines before it go out first.
+          if (lines.length > 0) yield { lines, firstLine: nextLine }
+          nextLine += lines.length
+          lines = []
+          onOverlong(nextLine++, newline - start, true)
+        } else lines.push(buffer.toString('utf8', start, newline))
         start = newline + 1
         newline = buffer.indexOf(NEWLINE, start)
       }
       carry = end - start
-      if (start > 0 && carry > 0) buffer.copy(buffer, 0, start, end)
+      if (carry > maxLineBytes) {
+        skipped = carry
+        carry = 0
+      } else if (start > 0 && carry > 0) buffer.copy(buffer, 0, start, end)
       if (lines.length > 0) {
         yield { lines, firstLine: nextLine }
         nextLine += lines.length
       }
     }
-    if (carry > 0) onTail({ text: buffer.toString('utf8', 0, carry), line: nextLine })
+    if (skipped !== -1) onOverlong(nextLine, skipped, false)
+    else if (carry > 0) onTail({ text: buffer.toString('utf8', 0, carry), line: nextLine })
   } finally {
     await handle.close()
   }

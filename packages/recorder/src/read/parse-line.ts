@@ -46,6 +46,24 @@ export function tornTailProblem(text: string, line: number): ReadProblem {
   }
 }
 
+/**
+ * The problem for a line too long to decode (see `MAX_LINE_BYTES`): it was skipped without being read into
+ * memory. Unterminated, it is the torn tail.
+ */
+export function overlongLineProblem(line: number, bytes: number, terminated: boolean): ReadProblem {
+  return terminated
+    ? {
+        line,
+        kind: 'invalid-json',
+        detail: `a line of ${bytes} bytes, longer than the longest string JavaScript can decode; skipped unread`,
+      }
+    : {
+        line,
+        kind: 'torn-tail',
+        detail: `the last line has no newline (${bytes} byte(s), too long to decode): a write was cut off; not a record`,
+      }
+}
+
 function classify(value: unknown, line: number, sink: LineSink): number {
   if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
     const object = value as Record<string, unknown>

@@ -1,7 +1,7 @@
 import type { SessionRecord } from '../record-format.js'
 import { checkLinks } from './check-links.js'
 import { lineBatches, type LineTail } from './line-batches.js'
-import { parseLine, tornTailProblem, type LineSink } from './parse-line.js'
+import { overlongLineProblem, parseLine, tornTailProblem, type LineSink } from './parse-line.js'
 import type { ReadProblem } from './problem.js'
 
 export interface ReadSessionResult {
@@ -18,6 +18,8 @@ export interface ReadSessionResult {
 export interface ReadSessionOptions {
   /** Stops the read between chunks; the promise then rejects with the signal's reason. @default undefined */
   readonly signal?: AbortSignal
+  /** @internal Test seam: lines longer than this are skipped unread (default: the longest decodable line). */
+  readonly maxLineBytes?: number
 }
 
 /**
@@ -39,11 +41,12 @@ export async function readSession(
     problem: (problem) => problems.push(problem),
   }
   let tail: LineTail | undefined
-  for await (const { lines: batch, firstLine } of lineBatches(
-    filePath,
-    (found) => (tail = found),
-    options?.signal,
-  )) {
+  for await (const { lines: batch, firstLine } of lineBatches(filePath, {
+    onTail: (found) => (tail = found),
+    onOverlong: (line, bytes, terminated) => problems.push(overlongLineProblem(line, bytes, terminated)),
+    signal: options?.signal,
+    maxLineBytes: options?.maxLineBytes,
+  })) {
     for (let i = 0; i < batch.length; i++) parseLine(batch[i]!, firstLine + i, sink)
   }
   if (tail !== undefined) problems.push(tornTailProblem(tail.text, tail.line))

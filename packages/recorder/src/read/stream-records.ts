@@ -1,6 +1,6 @@
 import type { SessionRecord } from '../record-format.js'
 import { lineBatches, type LineTail } from './line-batches.js'
-import { parseLine, tornTailProblem, type LineSink } from './parse-line.js'
+import { overlongLineProblem, parseLine, tornTailProblem, type LineSink } from './parse-line.js'
 import type { ReadProblem } from './problem.js'
 import { describeValue } from './describe-value.js'
 
@@ -13,6 +13,8 @@ export interface StreamRecordsOptions {
   readonly onProblem?: (problem: ReadProblem) => void
   /** Stops the read between chunks; the iterator then throws the signal's reason. @default undefined */
   readonly signal?: AbortSignal
+  /** @internal Test seam: lines longer than this are skipped unread (default: the longest decodable line). */
+  readonly maxLineBytes?: number
 }
 
 /**
@@ -25,13 +27,14 @@ export function streamRecords(
 ): AsyncGenerator<SessionRecord, void, undefined> {
   // Validated here, not inside the generator, so misuse throws at the call rather than at the first next().
   const onProblem = checkOnProblem(options?.onProblem)
-  return generate(filePath, onProblem, options?.signal)
+  return generate(filePath, onProblem, options?.signal, options?.maxLineBytes)
 }
 
 async function* generate(
   filePath: string,
   onProblem: (problem: ReadProblem) => void,
   signal: AbortSignal | undefined,
+  maxLineBytes: number | undefined,
 ): AsyncGenerator<SessionRecord, void, undefined> {
   const collected: SessionRecord[] = []
   const sink: LineSink = {
@@ -39,7 +42,13 @@ async function* generate(
     problem: onProblem,
   }
   let tail: LineTail | undefined
-  for await (const batch of lineBatches(filePath, (found) => (tail = found), signal)) {
+  const batches = lineBatches(filePath, {
+    onTail: (found) => (tail = found),
+    onOverlong: (line, bytes, terminated) => onProblem(overlongLineProblem(line, bytes, terminated)),
+    signal,
+    maxLineBytes,
+  })
+  for await (const batch of batches) {
     const { lines, firstLine } = batch
     for (let i = 0; i < lines.length; i++) parseLine(lines[i]!, firstLine + i, sink)
     for (const record of collected) yield record

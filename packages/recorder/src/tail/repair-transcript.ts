@@ -19,6 +19,8 @@ export interface RepairTranscriptOptions {
   readonly out?: string
   /** Only report what would change; write nothing. @default false */
   readonly dryRun?: boolean
+  /** @internal Test seam: a line longer than this makes the repair refuse (default: the longest decodable line). */
+  readonly maxLineBytes?: number
 }
 
 export interface TranscriptRepair {
@@ -69,7 +71,20 @@ export async function repairTranscript(
     const writer = new BatchWriter(output)
     const line = new LineCollector()
     let tail: LineTail | undefined
-    for await (const batch of lineBatches(filePath, (found) => (tail = found))) {
+    const batches = lineBatches(filePath, {
+      onTail: (found) => (tail = found),
+      onOverlong: (line, bytes) => {
+        // Its bytes cannot be held to quarantine them, and dropping them would delete data: refuse.
+        throw Object.assign(
+          new Error(
+            `line ${line} of ${filePath} is ${bytes} bytes long, too long to read; nothing was changed`,
+          ),
+          { code: 'ELINETOOLONG' },
+        )
+      },
+      maxLineBytes: options.maxLineBytes,
+    })
+    for await (const batch of batches) {
       for (let i = 0; i < batch.lines.length; i++) {
         const text = batch.lines[i]!
         line.reset()
