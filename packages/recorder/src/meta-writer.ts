@@ -94,10 +94,18 @@ export class MetaWriter {
 
   /** Writes the latest state now (close()). */
   async flush(): Promise<void> {
-    if (this.#timer !== null) clearTimeout(this.#timer)
-    this.#timer = null
-    while (this.#writing !== null) await this.#writing
-    if (this.#dirty) await this.#write()
+    // Until quiet: a write that finishes may re-arm the timer, and that timer may start another write. One
+    // write of our own at most: a sidecar that cannot be written must not hold close() forever.
+    let attempted = false
+    for (;;) {
+      if (this.#timer !== null) clearTimeout(this.#timer)
+      this.#timer = null
+      if (this.#writing !== null) await this.#writing
+      else if (this.#dirty && !attempted) {
+        attempted = true
+        await this.#write()
+      } else return
+    }
   }
 
   /** Synchronous last write, for the exit drain. Never throws. */
@@ -113,6 +121,13 @@ export class MetaWriter {
     } catch {
       // At exit a stale sidecar is harmless: listSessions rebuilds it from the transcript.
     }
+  }
+
+  /** No more writes after this (the recorder closed); a write in flight finishes. */
+  stop(): void {
+    this.#disabled = true
+    if (this.#timer !== null) clearTimeout(this.#timer)
+    this.#timer = null
   }
 
   #arm(): void {

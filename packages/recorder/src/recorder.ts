@@ -1379,6 +1379,7 @@ class SessionRecorder implements Recorder {
   }
 
   async #releaseAll(): Promise<void> {
+    this.#meta?.stop()
     this.#unregisterExit()
     this.#closed = true
     if (this.#retryTimer !== null) clearTimeout(this.#retryTimer)
