@@ -104,4 +104,25 @@ describe('sessiontape repair writes a repaired copy atomically and never edits w
       expect(await readFile(path.join(dir, quarantine), 'utf8')).toBe('  ')
     })
   })
+
+  it('copies bytes, not decoded text: invalid UTF-8 and a multi-byte character cut by the crash survive exactly', async () => {
+    await withTempDir(async (dir) => {
+      const file = path.join(dir, 's1.jsonl')
+      const [head, rest] = CORRUPT_LINES[0]!.split('Refactor')
+      // A record whose text holds a byte that is not UTF-8, a garbage line of such bytes, and a torn
+      // tail that ends in the first byte of 'é'.
+      const intact = Buffer.concat([
+        Buffer.from(head!),
+        Buffer.from([0xff]),
+        Buffer.from(`Refactor${rest!}\n`),
+      ])
+      const garbage = Buffer.from([0x66, 0xff, 0xfe, 0x0a])
+      const torn = Buffer.concat([Buffer.from('{"uuid":"u9","text":"'), Buffer.from('é').subarray(0, 1)])
+      await writeFile(file, Buffer.concat([intact, garbage, torn]))
+      expect((await runInProcess('repair', file)).code).toBe(0)
+      expect(await readFile(file)).toEqual(intact)
+      const quarantine = (await readdir(dir)).find((n) => n.startsWith('s1.jsonl.torn-'))!
+      expect(await readFile(path.join(dir, quarantine))).toEqual(Buffer.concat([garbage, torn]))
+    })
+  })
 })

@@ -6,12 +6,16 @@ export interface LineBatch {
   readonly lines: readonly string[]
   /** 1-based number of `lines[0]`. */
   readonly firstLine: number
+  /** With the `raw` option: each line's bytes as read (decoding replaces invalid UTF-8); else empty. */
+  readonly raw: readonly Buffer[]
 }
 
 /** The end of the file: the bytes after the last newline, if any (a torn tail or a live write). */
 export interface LineTail {
   readonly text: string
   readonly line: number
+  /** The same bytes as read (a cut can split a multi-byte character, which `text` cannot hold). */
+  readonly bytes: Buffer
 }
 
 export interface LineBatchOptions {
@@ -23,6 +27,8 @@ export interface LineBatchOptions {
    */
   readonly onOverlong: (line: number, bytes: number, terminated: boolean) => void
   readonly signal?: AbortSignal | undefined
+  /** Also yield each line's bytes, for a caller that must copy lines byte for byte. @default false */
+  readonly raw?: boolean
   /** @internal Lowered by tests; the default is the longest line a string can be decoded from. */
   readonly maxLineBytes?: number | undefined
 }
@@ -48,6 +54,7 @@ const NEWLINE = 0x0a
  */
 export async function* lineBatches(filePath: string, options: LineBatchOptions): AsyncGenerator<LineBatch> {
   const { onTail, onOverlong, signal } = options
+  const raw = options.raw === true
   const maxLineBytes = options.maxLineBytes ?? MAX_LINE_BYTES
   const handle = await open(filePath, 'r')
   try {
@@ -69,6 +76,7 @@ export async function* lineBatches(filePath: string, options: LineBatchOptions):
       if (bytesRead === 0) break
       const end = carry + bytesRead
       let lines: string[] = []
+      let rawLines: Buffer[] = []
       let start = 0
       let newline = buffer.indexOf(NEWLINE, carry)
       if (skipped !== -1) {
@@ -84,11 +92,15 @@ export async function* lineBatches(filePath: string, options: LineBatchOptions):
       while (newline !== -1 && newline < end) {
         if (newline - start > maxLineBytes) {
           // Report it in order: the lines before it go out first.
-          if (lines.length > 0) yield { lines, firstLine: nextLine }
+          if (lines.length > 0) yield { lines, firstLine: nextLine, raw: rawLines }
           nextLine += lines.length
           lines = []
+          rawLines = []
           onOverlong(nextLine++, newline - start, true)
-        } else lines.push(buffer.toString('utf8', start, newline))
+        } else {
+          lines.push(buffer.toString('utf8', start, newline))
+          if (raw) rawLines.push(Buffer.from(buffer.subarray(start, newline)))
+        }
         start = newline + 1
         newline = buffer.indexOf(NEWLINE, start)
       }
@@ -98,12 +110,15 @@ export async function* lineBatches(filePath: string, options: LineBatchOptions):
         carry = 0
       } else if (start > 0 && carry > 0) buffer.copy(buffer, 0, start, end)
       if (lines.length > 0) {
-        yield { lines, firstLine: nextLine }
+        yield { lines, firstLine: nextLine, raw: rawLines }
         nextLine += lines.length
       }
     }
     if (skipped !== -1) onOverlong(nextLine, skipped, false)
-    else if (carry > 0) onTail({ text: buffer.toString('utf8', 0, carry), line: nextLine })
+    else if (carry > 0) {
+      const bytes = Buffer.from(buffer.subarray(0, carry))
+      onTail({ text: bytes.toString('utf8'), line: nextLine, bytes })
+    }
   } finally {
     await handle.close()
   }

@@ -43,6 +43,7 @@ export interface TranscriptRepair {
 /** Output is written in batches of about this size. */
 const WRITE_BATCH = 1024 * 1024
 const PRIVATE_MODE = 0o600
+const NEWLINE = Buffer.from('\n')
 /** Problems a repair leaves alone: fixing them would mean guessing at history. */
 const LINK_KINDS: ReadonlySet<ReadProblem['kind']> = new Set(['orphan', 'duplicate-uuid', 'cycle'])
 
@@ -64,7 +65,7 @@ export async function repairTranscript(
   )
   const output = options.dryRun === true ? undefined : await open(tempPath, 'wx', PRIVATE_MODE)
   const fixed: ReadProblem[] = []
-  const quarantined: string[] = []
+  const quarantined: Buffer[] = []
   let records = 0
   let committed = false
   try {
@@ -83,26 +84,28 @@ export async function repairTranscript(
         )
       },
       maxLineBytes: options.maxLineBytes,
+      // Intact lines and quarantined ones are copied as bytes: decoding would replace invalid UTF-8.
+      raw: true,
     })
     for await (const batch of batches) {
       for (let i = 0; i < batch.lines.length; i++) {
-        const text = batch.lines[i]!
+        const bytes = batch.raw[i]!
         line.reset()
-        parseLine(text, batch.firstLine + i, line)
+        parseLine(batch.lines[i]!, batch.firstLine + i, line)
         records += line.records.length
         if (line.problems.length === 0) {
-          if (line.records.length > 0) await writer.write(`${text}\n`)
+          if (line.records.length > 0) await writer.write(bytes, NEWLINE)
           continue
         }
         fixed.push(...line.problems)
-        quarantined.push(`${text}\n`)
-        for (const record of line.records) await writer.write(`${JSON.stringify(record)}\n`)
+        quarantined.push(bytes, NEWLINE)
+        for (const record of line.records) await writer.write(Buffer.from(`${JSON.stringify(record)}\n`))
       }
     }
     const torn = tail
     if (torn !== undefined) {
       fixed.push(tornTailProblem(torn.text, torn.line))
-      quarantined.push(torn.text)
+      quarantined.push(torn.bytes)
     }
     if (fixed.length === 0 || output === undefined) {
       // Nothing written: what remains is what the original has beyond the line damage.
@@ -152,19 +155,21 @@ class LineCollector implements LineSink {
   }
 }
 
-/** Collects output text and writes it in large pieces; a no-op in a dry run. */
+/** Collects output bytes and writes them in large pieces; a no-op in a dry run. */
 class BatchWriter {
   readonly #handle: FileHandle | undefined
-  #pending: string[] = []
-  #pendingChars = 0
+  #pending: Buffer[] = []
+  #pendingBytes = 0
   constructor(handle: FileHandle | undefined) {
     this.#handle = handle
   }
-  async write(text: string): Promise<void> {
+  async write(...pieces: Buffer[]): Promise<void> {
     if (this.#handle === undefined) return
-    this.#pending.push(text)
-    this.#pendingChars += text.length
-    if (this.#pendingChars >= WRITE_BATCH) await this.#drain()
+    for (const piece of pieces) {
+      this.#pending.push(piece)
+      this.#pendingBytes += piece.length
+    }
+    if (this.#pendingBytes >= WRITE_BATCH) await this.#drain()
   }
   async end(): Promise<void> {
     await this.#drain()
@@ -172,10 +177,10 @@ class BatchWriter {
   }
   async #drain(): Promise<void> {
     if (this.#handle === undefined || this.#pending.length === 0) return
-    const text = this.#pending.join('')
+    const bytes = Buffer.concat(this.#pending)
     this.#pending = []
-    this.#pendingChars = 0
-    await this.#handle.writeFile(text)
+    this.#pendingBytes = 0
+    await this.#handle.writeFile(bytes)
   }
 }
 
@@ -191,10 +196,10 @@ async function refuseExisting(out: string): Promise<void> {
   })
 }
 
-async function writeQuarantine(filePath: string, pieces: readonly string[]): Promise<string> {
+async function writeQuarantine(filePath: string, pieces: readonly Buffer[]): Promise<string> {
   const { handle, quarantinePath } = await openNewQuarantine(filePath)
   try {
-    await handle.writeFile(pieces.join(''))
+    await handle.writeFile(Buffer.concat(pieces))
     await handle.sync()
   } finally {
     await handle.close()
