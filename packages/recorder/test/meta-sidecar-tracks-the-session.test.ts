@@ -81,6 +81,25 @@ describe('the <sessionId>.meta.json sidecar follows the transcript, off the hot 
     expect(summary).toMatchObject({ sessionId: 'meta-4', recordCount: 3, lastUuid: last })
   })
 
+  it('a sidecar that cannot be written is reported (EMETAFAILED) and never holds up close() or the transcript', async () => {
+    const dir = await tempDir()
+    // A directory where the sidecar should be: every write of it fails.
+    fs.mkdirSync(path.join(dir, metaFileName('meta-6')))
+    const codes: string[] = []
+    const rec = createRecorder({
+      dir,
+      sessionId: 'meta-6',
+      metaDebounceMs: 0,
+      onError: (error) => codes.push(error.code),
+    })
+    const uuid = rec.record('event')
+    await rec.flush()
+    await rec.close()
+    expect(codes.length).toBeGreaterThan(0)
+    expect(new Set(codes)).toEqual(new Set(['EMETAFAILED']))
+    expect(readTranscript(rec.filePath).map((r) => r.uuid)).toEqual([uuid])
+  })
+
   it('meta: false writes no sidecar', async () => {
     const dir = await tempDir()
     const rec = createRecorder({ dir, sessionId: 'meta-5', meta: false })
