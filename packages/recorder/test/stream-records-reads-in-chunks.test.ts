@@ -60,6 +60,12 @@ describe('streamRecords yields the same records as readSession, chunk by chunk',
       'Expected `onProblem` to be a function, got `5` (number)',
     )
   })
+
+  it('rejects a signal that is not an AbortSignal: at the call for streamRecords, as a rejection for readSession', async () => {
+    const message = 'Expected `signal` to be an AbortSignal, got `soon` (string)'
+    expect(() => streamRecords('x', { signal: 'soon' as never })).toThrow(message)
+    await expect(readSession('x', { signal: 'soon' as never })).rejects.toThrow(message)
+  })
 })
 
 async function collect2(iterable: AsyncIterable<unknown>): Promise<unknown[]> {

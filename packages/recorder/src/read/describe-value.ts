@@ -16,3 +16,11 @@ export function describeValue(value: unknown): string {
       return value === null ? 'null' : Array.isArray(value) ? 'array' : 'object'
   }
 }
+
+/** Validates an optional `signal` option at the boundary, with the shared message template. */
+export function checkSignal(given: unknown): AbortSignal | undefined {
+  if (given === undefined || given instanceof AbortSignal) return given
+  throw new TypeError(
+    `Expected \`signal\` to be an AbortSignal, got \`${describeValue(given)}\` (${typeof given})`,
+  )
+}

@@ -1,5 +1,6 @@
 import type { SessionRecord } from '../record-format.js'
 import { checkLinks } from './check-links.js'
+import { checkSignal } from './describe-value.js'
 import { lineBatches, type LineTail } from './line-batches.js'
 import { overlongLineProblem, parseLine, tornTailProblem, type LineSink } from './parse-line.js'
 import type { ReadProblem } from './problem.js'
@@ -30,6 +31,7 @@ export async function readSession(
   filePath: string,
   options: ReadSessionOptions = {},
 ): Promise<ReadSessionResult> {
+  const signal = checkSignal(options?.signal)
   const records: SessionRecord[] = []
   const lines: number[] = []
   const problems: ReadProblem[] = []
@@ -44,7 +46,7 @@ export async function readSession(
   for await (const { lines: batch, firstLine } of lineBatches(filePath, {
     onTail: (found) => (tail = found),
     onOverlong: (line, bytes, terminated) => problems.push(overlongLineProblem(line, bytes, terminated)),
-    signal: options?.signal,
+    signal,
     maxLineBytes: options?.maxLineBytes,
   })) {
     for (let i = 0; i < batch.length; i++) parseLine(batch[i]!, firstLine + i, sink)

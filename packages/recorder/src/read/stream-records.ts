@@ -2,7 +2,7 @@ import type { SessionRecord } from '../record-format.js'
 import { lineBatches, type LineTail } from './line-batches.js'
 import { overlongLineProblem, parseLine, tornTailProblem, type LineSink } from './parse-line.js'
 import type { ReadProblem } from './problem.js'
-import { describeValue } from './describe-value.js'
+import { checkSignal, describeValue } from './describe-value.js'
 
 export interface StreamRecordsOptions {
   /**
@@ -27,7 +27,7 @@ export function streamRecords(
 ): AsyncGenerator<SessionRecord, void, undefined> {
   // Validated here, not inside the generator, so misuse throws at the call rather than at the first next().
   const onProblem = checkOnProblem(options?.onProblem)
-  return generate(filePath, onProblem, options?.signal, options?.maxLineBytes)
+  return generate(filePath, onProblem, checkSignal(options?.signal), options?.maxLineBytes)
 }
 
 async function* generate(
