@@ -13,9 +13,9 @@ function waitFor(read: () => string, predicate: (text: string) => boolean): Prom
   })
 }
 
-/** Starts `sessiontape tail -f --json …` in a child process and collects what it prints. */
+/** Starts `sessiontape tail -f …` in a child process and collects what it prints. */
 function follow(...args: string[]) {
-  const child = startCli('tail', '-f', '--json', ...args)
+  const child = startCli('tail', '-f', ...args)
   const output = { stdout: '', stderr: '' }
   child.stdout.on('data', (chunk: Buffer) => (output.stdout += chunk.toString()))
   child.stderr.on('data', (chunk: Buffer) => (output.stderr += chunk.toString()))
@@ -48,7 +48,7 @@ describe('sessiontape tail prints the last records and follows a live session', 
     await withTempDir(async (dir) => {
       const file = path.join(dir, 's1.jsonl')
       await writeFile(file, toJsonl(makeChain(3)))
-      const { child, output, exited } = follow('-n', '1', file)
+      const { child, output, exited } = follow('--json', '-n', '1', file)
       await waitFor(
         () => output.stdout,
         (text) => text.includes('"u2"'),
@@ -73,7 +73,7 @@ describe('sessiontape tail prints the last records and follows a live session', 
     await withTempDir(async (dir) => {
       const file = path.join(dir, 's1.jsonl')
       await writeFile(file, `${toJsonl(makeChain(2))}{"torn`)
-      const { child, output, exited } = follow(file)
+      const { child, output, exited } = follow('--json', file)
       await waitFor(
         () => output.stdout,
         (text) => text.includes('"u1"'),
@@ -97,11 +97,38 @@ describe('sessiontape tail prints the last records and follows a live session', 
     })
   })
 
+  it('numbers the records after a repair by the lines of the repaired file', async () => {
+    await withTempDir(async (dir) => {
+      const file = path.join(dir, 's1.jsonl')
+      const [u0, u1] = makeChain(2).map((r) => JSON.stringify(r))
+      await writeFile(file, `${u0}\nnot json\n${u1}\n{"torn`)
+      const { child, output, exited } = follow(file)
+      await waitFor(
+        () => output.stdout,
+        (text) => text.includes('3: '),
+      )
+      // The repair moves the garbage line out: the repaired file has 2 lines, so the next record is line 3.
+      await repairTranscript(file)
+      await waitFor(
+        () => output.stderr,
+        (text) => text.includes('was replaced'),
+      )
+      await appendFile(file, `${JSON.stringify(makeRecord(2, 'u1'))}\n`)
+      await waitFor(
+        () => output.stdout,
+        (text) => text.includes('record 2'),
+      )
+      child.kill('SIGTERM')
+      expect(await exited).toBe(0)
+      expect(output.stdout.trim().split('\n').at(-1)).toBe('3: 2026-01-01 00:00:02Z message: record 2')
+    })
+  })
+
   it('reads the recovered record when a resume repairs the torn tail it was waiting on', async () => {
     await withTempDir(async (dir) => {
       const file = path.join(dir, 's1.jsonl')
       await writeFile(file, `${toJsonl(makeChain(2))}{"uuid":"torn","ty`)
-      const { child, output, exited } = follow(file)
+      const { child, output, exited } = follow('--json', file)
       await waitFor(
         () => output.stdout,
         (text) => text.includes('"u1"'),

@@ -118,6 +118,8 @@ export async function followFile(filePath: string, options: FollowOptions, io: C
         handle = await open(filePath, 'r')
         inode = (await handle.stat()).ino
         offset = now.size
+        // A repair moves lines out: number the records that follow by the new file's lines.
+        lineNumber = await countLines(handle, offset)
         partial = []
         validEnd = offset
         validLine = lineNumber
@@ -160,4 +162,18 @@ async function tailRewritten(
   const now = Buffer.alloc(length)
   const { bytesRead } = await handle.read(now, 0, length, offset - length)
   return bytesRead < length || !now.equals(recent.subarray(recent.length - length))
+}
+
+/** Newlines in the first `end` bytes of a file, read in chunks. */
+async function countLines(handle: FileHandle, end: number): Promise<number> {
+  const buffer = Buffer.allocUnsafe(READ_CHUNK)
+  let count = 0
+  for (let at = 0; at < end;) {
+    const { bytesRead } = await handle.read(buffer, 0, Math.min(READ_CHUNK, end - at), at)
+    if (bytesRead === 0) break
+    for (let i = buffer.indexOf(NEWLINE, 0); i !== -1 && i < bytesRead; i = buffer.indexOf(NEWLINE, i + 1))
+      count++
+    at += bytesRead
+  }
+  return count
 }
