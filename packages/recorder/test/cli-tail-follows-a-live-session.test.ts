@@ -1,6 +1,6 @@
 import { appendFile, writeFile } from 'node:fs/promises'
 import path from 'node:path'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, onTestFinished } from 'vitest'
 import { createRecorder, readSession, repairTranscript } from '../src/index.js'
 import { runCli, startCli } from './helpers/cli.js'
 import { makeChain, makeRecord, toJsonl, withTempDir } from './helpers/records.js'
@@ -20,6 +20,10 @@ function follow(...args: string[]) {
   child.stdout.on('data', (chunk: Buffer) => (output.stdout += chunk.toString()))
   child.stderr.on('data', (chunk: Buffer) => (output.stderr += chunk.toString()))
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)))
+  // A failed or timed-out test must not leave `tail -f` running.
+  onTestFinished(() => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL')
+  })
   return { child, output, exited }
 }
 
@@ -91,8 +95,34 @@ describe('sessiontape tail prints the last records and follows a live session', 
       child.kill('SIGINT')
       expect(await exited).toBe(0)
       expect(output.stderr).toBe(
-        `sessiontape tail: ${file} was replaced (repaired?); following the new file from its end\n`,
+        `sessiontape tail: ${file} was replaced (repaired?); following the new file from line 3\n`,
       )
+      expect(printedUuids(output.stdout)).toEqual(['u0', 'u1', 'u2'])
+    })
+  })
+
+  it('does not miss a record appended to a replaced file before tail noticed the replacement', async () => {
+    await withTempDir(async (dir) => {
+      const file = path.join(dir, 's1.jsonl')
+      await writeFile(file, `${toJsonl(makeChain(2))}{"torn`)
+      const { child, output, exited } = follow('--json', file)
+      await waitFor(
+        () => output.stdout,
+        (text) => text.includes('"u1"'),
+      )
+      // Repair, then a resumed writer appends at once: tail's next poll finds a new file that already grew.
+      await repairTranscript(file)
+      await appendFile(file, `${JSON.stringify(makeRecord(2, 'u1'))}\n`)
+      await waitFor(
+        () => output.stderr,
+        (text) => text.includes('was replaced'),
+      )
+      await waitFor(
+        () => output.stdout,
+        (text) => text.includes('"u2"'),
+      )
+      child.kill('SIGTERM')
+      expect(await exited).toBe(0)
       expect(printedUuids(output.stdout)).toEqual(['u0', 'u1', 'u2'])
     })
   })

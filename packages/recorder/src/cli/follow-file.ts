@@ -4,6 +4,7 @@ import type { SessionRecord } from '../record-format.js'
 import { parseLine, tornTailProblem, type LineSink } from '../read/parse-line.js'
 import type { ReadProblem } from '../read/problem.js'
 import type { CliIo } from './cli-io.js'
+import { findRecordLine } from './find-record-line.js'
 import { formatProblem, formatRecordLine } from './format-record.js'
 
 export interface FollowOptions {
@@ -32,7 +33,7 @@ interface Entry {
 /**
  * Prints the last `count` records of a transcript and, with `follow`, every record appended afterwards.
  * A partial last line is a write in progress: it is printed once its newline arrives. A truncated or
- * replaced file (a repair) is announced on stderr and followed from its new end.
+ * replaced file (a repair) is announced on stderr and followed from the last record seen (or its end).
  */
 export async function followFile(filePath: string, options: FollowOptions, io: CliIo): Promise<void> {
   let handle: FileHandle = await open(filePath, 'r')
@@ -45,6 +46,8 @@ export async function followFile(filePath: string, options: FollowOptions, io: C
   let validLine = 0
   // The last bytes read (up to CHECK_BYTES, ending at `offset`), to tell an append from a rewrite.
   let recent = Buffer.alloc(0)
+  // The last record read: where to pick up in a replaced file.
+  let lastUuid: string | null = null
   let caughtUp = false
   const backlog: Entry[] = []
   const emit = (entry: Entry): void => {
@@ -55,11 +58,13 @@ export async function followFile(filePath: string, options: FollowOptions, io: C
     }
   }
   const sink: LineSink = {
-    record: (record: SessionRecord, line: number) =>
+    record: (record: SessionRecord, line: number) => {
+      lastUuid = record.uuid
       emit({
         toErr: false,
         text: options.json ? `${JSON.stringify(record)}\n` : `${line}: ${formatRecordLine(record)}\n`,
-      }),
+      })
+    },
     problem: (problem: ReadProblem) =>
       emit(
         options.json
@@ -111,15 +116,17 @@ export async function followFile(filePath: string, options: FollowOptions, io: C
       const now = await stat(filePath).catch(() => undefined)
       if (now === undefined) continue
       if (now.ino !== inode) {
-        io.err(
-          `sessiontape tail: ${filePath} was replaced (repaired?); following the new file from its end\n`,
-        )
         await handle.close()
         handle = await open(filePath, 'r')
         inode = (await handle.stat()).ino
-        offset = now.size
-        // A repair moves lines out: number the records that follow by the new file's lines.
-        lineNumber = await countLines(handle, offset)
+        // Records appended between the replacement and this poll follow the last one printed: start there.
+        // (A repair also renumbers lines: the new file's numbers are used from here on.)
+        const from = await findRecordLine(filePath, lastUuid)
+        io.err(
+          `sessiontape tail: ${filePath} was replaced (repaired?); following the new file from line ${from.line + 1}\n`,
+        )
+        offset = from.offset
+        lineNumber = from.line
         partial = []
         validEnd = offset
         validLine = lineNumber
@@ -162,18 +169,4 @@ async function tailRewritten(
   const now = Buffer.alloc(length)
   const { bytesRead } = await handle.read(now, 0, length, offset - length)
   return bytesRead < length || !now.equals(recent.subarray(recent.length - length))
-}
-
-/** Newlines in the first `end` bytes of a file, read in chunks. */
-async function countLines(handle: FileHandle, end: number): Promise<number> {
-  const buffer = Buffer.allocUnsafe(READ_CHUNK)
-  let count = 0
-  for (let at = 0; at < end;) {
-    const { bytesRead } = await handle.read(buffer, 0, Math.min(READ_CHUNK, end - at), at)
-    if (bytesRead === 0) break
-    for (let i = buffer.indexOf(NEWLINE, 0); i !== -1 && i < bytesRead; i = buffer.indexOf(NEWLINE, i + 1))
-      count++
-    at += bytesRead
-  }
-  return count
 }

@@ -13,9 +13,10 @@ export const tailCommand: Command = {
 Prints the last <count> records of a transcript, one line each (line number, time, type, text).
 With -f it keeps running and prints every record as soon as its line is complete, until Ctrl-C.
 A partial last line is a write in progress and is printed once its newline arrives. If the file
-is truncated or replaced (a repair), tail says so on stderr and follows it from its new end; if
+is truncated or replaced (a repair), tail says so on stderr and goes on after the last record it
+read (in a replaced file: after the line that holds that record, or from its end if none does); if
 the bytes after the last record are rewritten (a resume quarantining a torn tail), it says so and
-reads again from the last record, so the records written after the repair are not missed.
+reads again from the last record, so the records written after a repair are not missed.
 
 Options:
   -f, --follow     keep following the file as it grows
