@@ -3,6 +3,14 @@ import { createRequire } from 'node:module'
 
 import type * as ProperLockfile from 'proper-lockfile'
 
+import {
+  lockHolderIsDead,
+  markLockStale,
+  removeLockOwner,
+  writeLockOwner,
+  writeLockOwnerSync,
+} from './lock-owner.js'
+
 /**
  * The session's single-writer lock, taken with proper-lockfile (an atomic `mkdir` of `<file>.lock`, kept
  * fresh by an mtime heartbeat). The `mkdir` itself is done synchronously inside `createRecorder`, so the
@@ -67,19 +75,37 @@ export function attemptLock(filePath: string, settings: LockSettings): LockAttem
   const { lock } = load()
   syncMkdir = settings.sync
   lastSyncMkdir = undefined
-  let acquired: Promise<() => Promise<void>>
+  const options: ProperLockfile.LockOptions = {
+    realpath: false,
+    stale: settings.staleMs,
+    fs: lockFs,
+    // proper-lockfile's default throws from inside a timer, which would crash the host process.
+    onCompromised: settings.onCompromised,
+  }
+  let first: Promise<() => Promise<void>>
   try {
-    acquired = lock(filePath, {
-      realpath: false,
-      stale: settings.staleMs,
-      fs: lockFs,
-      // proper-lockfile's default throws from inside a timer, which would crash the host process.
-      onCompromised: settings.onCompromised,
-    })
+    first = lock(filePath, options)
   } finally {
     syncMkdir = false
   }
+  const lockPath = lockPathOf(filePath)
   const outcome = lastSyncMkdir as { error: NodeJS.ErrnoException | null } | undefined
+  if (outcome?.error === null) writeLockOwnerSync(lockPath)
+  const acquired = first
+    .catch(async (error: unknown) => {
+      // Held by a process that provably died (SIGKILL, a crash): take it over now, not lockStaleMs later.
+      if ((error as NodeJS.ErrnoException).code !== 'ELOCKED' || !(await lockHolderIsDead(lockPath)))
+        throw error
+      await markLockStale(lockPath)
+      return lock(filePath, options)
+    })
+    .then(async (release) => {
+      await writeLockOwner(lockPath)
+      return async () => {
+        await removeLockOwner(lockPath)
+        await release()
+      }
+    })
   return { acquired, syncMkdirError: outcome === undefined ? undefined : outcome.error }
 }
 

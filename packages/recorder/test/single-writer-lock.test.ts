@@ -63,14 +63,38 @@ describe('single writer per session: a second writer gets SessionLockedError and
     expect(fs.existsSync(`${dir}/open.jsonl.lock`)).toBe(false)
   })
 
-  it('a holder killed with SIGKILL leaves a stale lock that is taken over after lockStaleMs', async () => {
+  it('a holder killed with SIGKILL is taken over at once: its owner file names a pid that is gone', async () => {
+    const dir = await tempDir()
+    const holder = startFixture('hold-session', [dir, 'crashed', '60000'])
+    const done = finished(holder)
+    await waitForOutput(holder, 'ready')
+    expect(JSON.parse(fs.readFileSync(`${dir}/crashed.jsonl.lock.owner`, 'utf8'))).toMatchObject({
+      pid: holder.pid,
+    })
+    holder.kill('SIGKILL')
+    await done
+    expect(fs.existsSync(`${dir}/crashed.jsonl.lock`)).toBe(true)
+
+    // A minute of lockStaleMs would make a resume wait a minute; the dead pid makes it wait for nothing.
+    const resumed = createRecorder({ dir, sessionId: 'crashed', resume: true, lockStaleMs: 60_000 })
+    await expect(resumed.ready()).resolves.toBeUndefined()
+    resumed.record('after-crash')
+    await resumed.close()
+    const records = readTranscript(`${dir}/crashed.jsonl`)
+    expect(records.map((r) => r.type)).toEqual(['holder', 'holder', 'holder', 'after-crash'])
+    expect(records[3]!.parentUuid).toBe(records[2]!.uuid)
+    expect(fs.existsSync(`${dir}/crashed.jsonl.lock`), 'released on close').toBe(false)
+    expect(fs.existsSync(`${dir}/crashed.jsonl.lock.owner`), 'owner file removed on close').toBe(false)
+  })
+
+  it('a dead holder that left no owner file (killed before writing it) is taken over only after lockStaleMs', async () => {
     const dir = await tempDir()
     const holder = startFixture('hold-session', [dir, 'crashed', '2000'])
     const done = finished(holder)
     await waitForOutput(holder, 'ready')
     holder.kill('SIGKILL')
     await done
-    expect(fs.existsSync(`${dir}/crashed.jsonl.lock`)).toBe(true)
+    fs.rmSync(`${dir}/crashed.jsonl.lock.owner`)
 
     const early = createRecorder({
       dir,
@@ -90,6 +114,22 @@ describe('single writer per session: a second writer gets SessionLockedError and
     await late.close()
     const records = readTranscript(`${dir}/crashed.jsonl`)
     expect(records.map((r) => r.type)).toEqual(['holder', 'holder', 'holder', 'after-crash'])
-    expect(records[3]!.parentUuid).toBe(records[2]!.uuid)
+  })
+
+  it('an owner file left by a dead process never vouches for a newer lock held by a live one', async () => {
+    const dir = await tempDir()
+    const holder = startFixture('hold-session', [dir, 'shared', '60000'])
+    const done = finished(holder)
+    await waitForOutput(holder, 'ready')
+    // A stale owner file naming a dead pid, as a crashed earlier holder would have left it.
+    fs.writeFileSync(
+      `${dir}/shared.jsonl.lock.owner`,
+      JSON.stringify({ pid: 2 ** 22 + 7, hostname: (await import('node:os')).hostname(), lockId: '1:1' }),
+    )
+    const second = createRecorder({ dir, sessionId: 'shared', lockStaleMs: 60_000, onError: () => {} })
+    await expect(second.ready()).rejects.toBeInstanceOf(SessionLockedError)
+    await second.close().catch(() => {})
+    holder.stdin!.write('stop\n')
+    expect((await done).code).toBe(0)
   })
 })

@@ -1,0 +1,96 @@
+// SIGKILL gives no chance to clean up. Whatever moment it lands, the transcript must read back as a clean
+// prefix of the run (at most one torn last line), and `--resume` must repair that tail and continue the
+// chain from the last whole record, leaving no orphan.
+import { join } from 'node:path'
+import { setTimeout as sleep } from 'node:timers/promises'
+import { activeBranch, readSession } from '@sessiontape/recorder'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createRandom } from '../agent/script.js'
+import { runAgent, scratchDir, startAgent } from './helpers/agent-process.js'
+import { expectOneUnbrokenRun } from './helpers/transcript.js'
+
+const ITERATIONS = 50
+const CONCURRENCY = 2
+
+async function killAndResume(root: string, seed: number): Promise<{ torn: boolean; kept: number }> {
+  const dir = join(root, `seed-${seed}`, 'sessions')
+  const sessionId = `killed-${seed}`
+  const file = join(dir, `${sessionId}.jsonl`)
+  const random = createRandom(seed)
+  // A heavy run: fat records, no pauses, so the kill lands in the middle of writes.
+  const agent = startAgent([
+    '--dir',
+    dir,
+    '--session',
+    sessionId,
+    '--seed',
+    String(seed),
+    '--turns',
+    '100000',
+    '--pad-bytes',
+    '20000',
+    '--print',
+  ])
+  await agent.stdoutLines(1)
+  await sleep(Math.floor(random() * 150))
+  agent.child.kill('SIGKILL')
+  const killed = await agent.finished
+  expect(killed.signal).toBe('SIGKILL')
+
+  const afterKill = await readSession(file)
+  const kinds = afterKill.problems.map((problem) => problem.kind)
+  expect(
+    kinds.filter((kind) => kind !== 'torn-tail'),
+    `seed ${seed}: ${JSON.stringify(afterKill.problems)}`,
+  ).toEqual([])
+  expect(kinds.length).toBeLessThanOrEqual(1)
+  expectOneUnbrokenRun(afterKill.records)
+  const lastBefore = afterKill.records.at(-1)
+
+  const resumed = await runAgent([
+    '--dir',
+    dir,
+    '--resume',
+    sessionId,
+    '--turns',
+    '1',
+    '--seed',
+    String(seed),
+  ])
+  expect(resumed.code, resumed.stderr).toBe(0)
+
+  const afterResume = await readSession(file)
+  expect(afterResume.problems, `seed ${seed}: the tail was repaired`).toEqual([])
+  const appended = afterResume.records.slice(afterKill.records.length)
+  expect(afterResume.records.slice(0, afterKill.records.length)).toEqual(afterKill.records)
+  expect(appended.length).toBeGreaterThan(0)
+  expect(appended[0]?.parentUuid, 'the resumed run continues from the last whole record').toBe(
+    lastBefore?.uuid ?? null,
+  )
+  if (kinds.length === 1) expect(appended[0]?.type).toBe('recovered')
+
+  // Walking back from the new leaf reaches the first record of the first run: no orphan, no gap.
+  const branch = activeBranch(afterResume.records)
+  expect(branch.gaps).toEqual([])
+  expect(branch.records[0]?.uuid).toBe(afterResume.records[0]?.uuid)
+  expect(branch.records.length).toBe(afterResume.records.length)
+  return { torn: kinds.length === 1, kept: afterKill.records.length }
+}
+
+describe('SIGKILL at random moments, then --resume', () => {
+  let scratch: Awaited<ReturnType<typeof scratchDir>>
+  beforeAll(async () => (scratch = await scratchDir('sigkill')))
+  afterAll(() => scratch.remove())
+
+  it(`leaves a clean prefix that resumes without orphans (${ITERATIONS} seeds)`, async () => {
+    const seeds = Array.from({ length: ITERATIONS }, (_, index) => 1000 + index)
+    const outcomes: Array<{ torn: boolean; kept: number }> = []
+    for (let start = 0; start < seeds.length; start += CONCURRENCY) {
+      const batch = seeds.slice(start, start + CONCURRENCY)
+      outcomes.push(...(await Promise.all(batch.map((seed) => killAndResume(scratch.path, seed)))))
+    }
+    expect(outcomes).toHaveLength(ITERATIONS)
+    // The kills landed at different points of the run, not all at the same record count.
+    expect(new Set(outcomes.map((outcome) => outcome.kept)).size).toBeGreaterThan(1)
+  })
+})

@@ -1,0 +1,97 @@
+import { statSync, writeFileSync, type Stats } from 'node:fs'
+import { readFile, rm, stat, utimes, writeFile } from 'node:fs/promises'
+import { hostname } from 'node:os'
+
+/**
+ * Who holds a session lock, written next to the lock directory once the lock is taken. proper-lockfile
+ * alone can only tell that a holder died by the lock going stale (`lockStaleMs`, 10 s by default), so a
+ * user who resumes right after a crash would be told the session is busy. With the owner on record, a
+ * holder that is provably dead — same host, its pid gone — is taken over at once.
+ */
+interface LockOwner {
+  readonly pid: number
+  readonly hostname: string
+  /** Identity of the lock directory the owner created, so an owner file can never vouch for a newer lock. */
+  readonly lockId: string
+}
+
+export function ownerPathOf(lockPath: string): string {
+  return `${lockPath}.owner`
+}
+
+/** Inode plus birth time: a lock directory removed and made again gets a new id even if the inode is reused. */
+function lockIdFrom(stats: Stats | undefined): string | undefined {
+  if (stats === undefined || !(stats.birthtimeMs > 0)) return undefined
+  return `${stats.ino}:${stats.birthtimeMs}`
+}
+
+async function lockIdOf(lockPath: string): Promise<string | undefined> {
+  return lockIdFrom(await stat(lockPath).catch(() => undefined))
+}
+
+function ownerText(lockId: string): string {
+  const owner: LockOwner = { pid: process.pid, hostname: hostname(), lockId }
+  return JSON.stringify(owner)
+}
+
+/** Records this process as the holder of the lock at `lockPath`. Best effort: without it, staleness still works. */
+export async function writeLockOwner(lockPath: string): Promise<void> {
+  const lockId = await lockIdOf(lockPath)
+  if (lockId === undefined) return
+  await writeFile(ownerPathOf(lockPath), ownerText(lockId), { mode: 0o600 }).catch(() => {
+    // Best effort: a holder with no owner file is only ever taken over once its lock goes stale.
+  })
+}
+
+/**
+ * The same, synchronously, for `createRecorder`, which takes the lock directory synchronously: writing the
+ * owner in the same breath leaves a crash almost no moment in which the lock has no owner on record.
+ */
+export function writeLockOwnerSync(lockPath: string): void {
+  try {
+    const lockId = lockIdFrom(statSync(lockPath))
+    if (lockId !== undefined) writeFileSync(ownerPathOf(lockPath), ownerText(lockId), { mode: 0o600 })
+  } catch {
+    // Best effort, as above; the asynchronous write after the lock is fully taken tries again.
+  }
+}
+
+export async function removeLockOwner(lockPath: string): Promise<void> {
+  await rm(ownerPathOf(lockPath), { force: true }).catch(() => {
+    // A leftover owner file names a dead pid and a lock directory that no longer exists: it vouches for nothing.
+  })
+}
+
+function processExists(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (error) {
+    // EPERM: the process exists but belongs to someone else.
+    return (error as NodeJS.ErrnoException).code === 'EPERM'
+  }
+}
+
+/**
+ * True only when the lock at `lockPath` was taken by a process on this host that no longer exists. Anything
+ * uncertain (no owner file, another host, a lock directory the owner did not create, a live or reused pid)
+ * is false, and the lock is left to go stale on its own.
+ */
+export async function lockHolderIsDead(lockPath: string): Promise<boolean> {
+  let owner: Partial<LockOwner>
+  try {
+    owner = JSON.parse(await readFile(ownerPathOf(lockPath), 'utf8')) as Partial<LockOwner>
+  } catch {
+    return false
+  }
+  if (typeof owner.pid !== 'number' || owner.pid === process.pid || owner.hostname !== hostname())
+    return false
+  if (owner.lockId === undefined || owner.lockId !== (await lockIdOf(lockPath))) return false
+  return !processExists(owner.pid)
+}
+
+/** Makes a dead holder's lock look stale to proper-lockfile, whose own takeover then removes and retakes it. */
+export async function markLockStale(lockPath: string): Promise<void> {
+  const longAgo = new Date(0)
+  await utimes(lockPath, longAgo, longAgo)
+}
