@@ -6,7 +6,7 @@
 // Env: READ_BENCH_MB (default 200), RESUME_BENCH_GB (default 1), READ_BENCH_REPS (default 3).
 import { execFileSync } from 'node:child_process'
 import { createReadStream, createWriteStream } from 'node:fs'
-import { mkdtemp, rm, stat } from 'node:fs/promises'
+import { mkdtemp, rename, rm, stat } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import { createInterface } from 'node:readline'
@@ -170,7 +170,6 @@ async function main(): Promise<void> {
     // Resume cost by transcript size: inspectTailSync alone, and createRecorder({ resume }) → ready().
     const small = path.join(dir, 'resume-small.jsonl')
     await generate(small, 1)
-    const { rename } = await import('node:fs/promises')
     await rename(file, path.join(dir, 'resume-mid.jsonl'))
     const resumeRows: string[][] = []
     for (const [label, sessionId] of [
