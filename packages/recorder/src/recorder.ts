@@ -161,6 +161,8 @@ class SessionRecorder implements Recorder {
   #scheduled = false
   #current: Current | null = null
   #inFlight: InFlight | null = null
+  // A write in flight that a synchronous drain already waited for, in vain, for the whole bound.
+  #stalledWrite: InFlight | null = null
   // Bumped by a synchronous drain; the async loop compares it after every await.
   #epoch = 0
   #failure: RecorderError | null = null
@@ -292,7 +294,9 @@ class SessionRecorder implements Recorder {
           this.#failure ??
           new RecorderError(
             RecorderErrorCode.WRITE_FAILED,
-            'flushSync() could not write every record',
+            this.#inFlight === null
+              ? 'flushSync() could not write every record'
+              : `flushSync() could not write every record: a write handed to the threadpool did not land within ${IN_FLIGHT_SETTLE_MS} ms, and writing its bytes again would duplicate them`,
             this.#details(),
           ),
       )
@@ -1140,8 +1144,19 @@ class SessionRecorder implements Recorder {
    * Returns whether the queue is empty afterwards; never throws.
    */
   #drainSync(sync: boolean): boolean {
-    if (this.#queue.isEmpty && this.#current === null && (!sync || this.#synced >= this.#written)) return true
+    // A pending carry counts as work: those bytes are only in the replaced file until they are copied.
+    if (
+      this.#queue.isEmpty &&
+      this.#current === null &&
+      this.#carry === null &&
+      (!sync || this.#synced >= this.#written)
+    )
+      return true
     if (this.#fatal !== null || !this.#lockIsOurs()) return false
+    // Outside the exit listener the process goes on, so a write still waiting in the threadpool will run:
+    // writing its bytes here as well would put those records in the file twice. Give up instead (the
+    // records stay queued for the async loop) unless it lands within the bounded wait.
+    if (!this.#exiting && !this.#inFlightLandsSync()) return false
     this.#epoch++
     this.#scheduled = false
     try {
@@ -1150,13 +1165,15 @@ class SessionRecorder implements Recorder {
         this.#settleInFlightSync()
         this.#checkFileSync()
       }
-      if (this.#carry !== null) this.#copyCarrySync()
+      const carried = this.#carry !== null
+      if (carried) this.#copyCarrySync()
       for (;;) {
         this.#current ??= this.#take()
         if (this.#current === null) break
         this.#writeCurrentSync(this.#current)
       }
-      if ((sync || this.#o.fsync === 'batch') && this.#synced < this.#written) {
+      // Carried bytes held records already reported persisted: they are synced here too.
+      if ((sync || this.#o.fsync === 'batch') && (this.#synced < this.#written || carried)) {
         try {
           this.#fs.fdatasyncSync(this.#fd!)
         } catch (error) {
@@ -1255,17 +1272,32 @@ class SessionRecorder implements Recorder {
    * deadline it is written here; should the threadpool still run it before the process ends, those bytes
    * would appear twice (the reader reports duplicate uuids) — lost records would be worse.
    */
+  /** Waits, bounded, for a write in the threadpool to land in full; true if none is in flight. */
+  #inFlightLandsSync(): boolean {
+    const inFlight = this.#inFlight
+    if (inFlight === null || this.#fd === null) return true
+    // Waited for in vain once already: look again without waiting, so a producer whose every record()
+    // overflows is not blocked for the whole bound on each call.
+    const wait = inFlight !== this.#stalledWrite
+    if (this.#landedSync(this.#fd, inFlight, wait) >= inFlight.length) return true
+    this.#stalledWrite = inFlight
+    return false
+  }
+
+  #landedSync(fd: number, inFlight: InFlight, wait = true): number {
+    const deadline = wait ? Date.now() + IN_FLIGHT_SETTLE_MS : 0
+    for (;;) {
+      const landed = Math.min(Math.max(this.#fs.fstatSync(fd).size - inFlight.base, 0), inFlight.length)
+      if (landed >= inFlight.length || Date.now() >= deadline) return landed
+      sleepSync(1)
+    }
+  }
+
   #settleInFlightSync(): void {
     const inFlight = this.#inFlight
     if (inFlight === null || this.#fd === null) return
     this.#inFlight = null
-    const deadline = Date.now() + IN_FLIGHT_SETTLE_MS
-    let landed = 0
-    for (;;) {
-      landed = Math.min(Math.max(this.#fs.fstatSync(this.#fd).size - inFlight.base, 0), inFlight.length)
-      if (landed >= inFlight.length || Date.now() >= deadline) break
-      sleepSync(1)
-    }
+    const landed = this.#landedSync(this.#fd, inFlight)
     this.#fileSize = inFlight.base + landed
     this.#bytesWritten += landed
     if (landed > 0) this.#writes++
@@ -1343,7 +1375,7 @@ class SessionRecorder implements Recorder {
 
   #drainOnExit(): void {
     this.#exiting = true
-    const hadWork = !this.#queue.isEmpty || this.#current !== null
+    const hadWork = !this.#queue.isEmpty || this.#current !== null || this.#carry !== null
     if (hadWork && !this.#drainSync(false) && this.#fatal === null) {
       this.#report(
         this.#error(

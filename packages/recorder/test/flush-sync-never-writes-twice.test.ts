@@ -1,0 +1,56 @@
+import { expect, it } from 'vitest'
+
+import { createRecorder } from '../src/index.js'
+import { fakeFs } from './support/fake-fs.js'
+import { tempDir } from './support/temp-dir.js'
+import { readTranscript } from './support/transcript.js'
+
+// A write handed to the threadpool that has not started yet (the pool is busy with other work) cannot be
+// cancelled: the process goes on, so it will run. A synchronous drain that wrote the same bytes again would
+// leave those records twice in the file, the second copy after everything recorded later.
+it.for(['flushSync', 'drain-sync overflow'] as const)(
+  '%s while a write waits in a busy threadpool never writes its records twice',
+  async (trigger) => {
+    const dir = await tempDir()
+    let stall = false
+    const fs = fakeFs({
+      overrides: {
+        write: (real) => async (fd, buffer, offset, length) => {
+          // The threadpool is busy: the write starts well after the drain's bounded wait.
+          if (stall) await new Promise((resolve) => setTimeout(resolve, 600))
+          return real(fd, buffer, offset, length)
+        },
+      },
+    })
+    const rec = createRecorder({
+      dir,
+      sessionId: 'busy-pool',
+      fsync: 'never',
+      fs,
+      maxQueueBytes: 4096,
+      onError: () => {},
+    })
+    await rec.ready()
+    stall = true
+    const uuids = [rec.record('event', { i: 0, text: 'x'.repeat(100) })]
+    // Let the loop hand that record's write to the (stalled) threadpool.
+    await new Promise((resolve) => setImmediate(resolve))
+    await new Promise((resolve) => setImmediate(resolve))
+    expect(fs.calls.write).toBe(1)
+    stall = false
+    if (trigger === 'flushSync') {
+      try {
+        rec.flushSync()
+      } catch {
+        // Allowed: it could not write everything now. Never allowed: writing anything twice.
+      }
+    } else {
+      for (let i = 1; i < 40; i++) uuids.push(rec.record('event', { i, text: 'y'.repeat(200) }))
+    }
+    // The stalled write runs now (it cannot be cancelled), while the recorder is still open.
+    await new Promise((resolve) => setTimeout(resolve, 700))
+    uuids.push(rec.record('event', { i: 'last' }))
+    await rec.close()
+    expect(readTranscript(rec.filePath).map((r) => r.uuid)).toEqual(uuids)
+  },
+)
