@@ -1,4 +1,4 @@
-import { statSync, writeFileSync, type Stats } from 'node:fs'
+import { constants, rmSync, statSync, writeFileSync, type Stats } from 'node:fs'
 import { readFile, rm, stat, utimes, writeFile } from 'node:fs/promises'
 import { hostname } from 'node:os'
 
@@ -13,6 +13,12 @@ interface LockOwner {
   readonly hostname: string
   /** Identity of the lock directory the owner created, so an owner file can never vouch for a newer lock. */
   readonly lockId: string
+}
+
+// O_NOFOLLOW: a symlink planted at the owner path is refused (ELOOP), never written through.
+const OWNER_WRITE = {
+  mode: 0o600,
+  flag: constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW,
 }
 
 export function ownerPathOf(lockPath: string): string {
@@ -38,7 +44,7 @@ function ownerText(lockId: string): string {
 export async function writeLockOwner(lockPath: string): Promise<void> {
   const lockId = await lockIdOf(lockPath)
   if (lockId === undefined) return
-  await writeFile(ownerPathOf(lockPath), ownerText(lockId), { mode: 0o600 }).catch(() => {
+  await writeFile(ownerPathOf(lockPath), ownerText(lockId), OWNER_WRITE).catch(() => {
     // Best effort: a holder with no owner file is only ever taken over once its lock goes stale.
   })
 }
@@ -50,7 +56,7 @@ export async function writeLockOwner(lockPath: string): Promise<void> {
 export function writeLockOwnerSync(lockPath: string): void {
   try {
     const lockId = lockIdFrom(statSync(lockPath))
-    if (lockId !== undefined) writeFileSync(ownerPathOf(lockPath), ownerText(lockId), { mode: 0o600 })
+    if (lockId !== undefined) writeFileSync(ownerPathOf(lockPath), ownerText(lockId), OWNER_WRITE)
   } catch {
     // Best effort, as above; the asynchronous write after the lock is fully taken tries again.
   }
@@ -60,6 +66,15 @@ export async function removeLockOwner(lockPath: string): Promise<void> {
   await rm(ownerPathOf(lockPath), { force: true }).catch(() => {
     // A leftover owner file names a dead pid and a lock directory that no longer exists: it vouches for nothing.
   })
+}
+
+/** The same, synchronously, for the exit drain (no later tick runs there). */
+export function removeLockOwnerSync(lockPath: string): void {
+  try {
+    rmSync(ownerPathOf(lockPath), { force: true })
+  } catch {
+    // As above: a leftover owner file vouches for nothing.
+  }
 }
 
 function processExists(pid: number): boolean {

@@ -26,7 +26,7 @@ import { MetaWriter, type MetaBase } from './meta-writer.js'
 import { readMeta } from './read/session-meta.js'
 import { resolveOptions } from './resolve-options.js'
 import { type SerializedRecord, serializeRecord } from './serialize-record.js'
-import { attemptLock, removeLockDirSync } from './session-lock.js'
+import { attemptLock, removeLockDirSync, removeOwnerAtExitSync } from './session-lock.js'
 import { sleepSync } from './sleep-sync.js'
 import { inspectTailSync } from './tail/inspect-tail.js'
 import { repairTornTail } from './tail/repair-torn-tail.js'
@@ -1389,6 +1389,7 @@ class SessionRecorder implements Recorder {
     // proper-lockfile removes the locks it registered on exit; one whose registration had not finished
     // (exit right after createRecorder) is ours to remove.
     if (this.#lockState === 'owned') removeLockDirSync(this.filePath)
+    else if (this.#lockState === 'held') removeOwnerAtExitSync(this.filePath)
   }
 
   // ---------------------------------------------------------------- close

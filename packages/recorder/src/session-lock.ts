@@ -7,6 +7,7 @@ import {
   lockHolderIsDead,
   markLockStale,
   removeLockOwner,
+  removeLockOwnerSync,
   writeLockOwner,
   writeLockOwnerSync,
 } from './lock-owner.js'
@@ -111,9 +112,18 @@ export function attemptLock(filePath: string, settings: LockSettings): LockAttem
 
 /** Removes a lock directory we created but proper-lockfile has not registered yet (exit before its probe). */
 export function removeLockDirSync(filePath: string): void {
+  removeLockOwnerSync(lockPathOf(filePath))
   try {
     fs.rmdirSync(lockPathOf(filePath))
   } catch {
     // Already gone, or never ours: nothing to undo.
   }
+}
+
+/**
+ * At exit, for a lock fully ours: proper-lockfile removes the lock directory itself, but not the owner file
+ * written next to it, which would otherwise be left beside every transcript.
+ */
+export function removeOwnerAtExitSync(filePath: string): void {
+  removeLockOwnerSync(lockPathOf(filePath))
 }

@@ -27,6 +27,8 @@ describe('exit safety net: records still queued when the process exits are writt
       expect(meta).toMatchObject({ recordCount: accepted, lastUuid: records.at(-1)!.uuid })
       // The lock went with the process.
       expect(fs.existsSync(`${dir}/exiting.jsonl.lock`)).toBe(false)
+      // And so did the record of who held it: no owner file is left next to every transcript.
+      expect(fs.existsSync(`${dir}/exiting.jsonl.lock.owner`)).toBe(false)
     },
   )
 })
