@@ -155,6 +155,9 @@ class SessionRecorder implements Recorder {
   #lineStart = 0
   #carry: Carry | null = null
   #repair: PendingRepair | null = null
+  // The background repair is under way: it ends by truncating the transcript, so no synchronous drain may
+  // repair and append meanwhile (the truncate would cut off what it wrote).
+  #repairing = false
 
   // The write loop.
   #busy = false
@@ -294,9 +297,11 @@ class SessionRecorder implements Recorder {
           this.#failure ??
           new RecorderError(
             RecorderErrorCode.WRITE_FAILED,
-            this.#inFlight === null
-              ? 'flushSync() could not write every record'
-              : `flushSync() could not write every record: a write handed to the threadpool did not land within ${IN_FLIGHT_SETTLE_MS} ms, and writing its bytes again would duplicate them`,
+            this.#repairing
+              ? 'flushSync() could not write every record: the torn tail of the resumed transcript is being quarantined in the background'
+              : this.#inFlight === null
+                ? 'flushSync() could not write every record'
+                : `flushSync() could not write every record: a write handed to the threadpool did not land within ${IN_FLIGHT_SETTLE_MS} ms, and writing its bytes again would duplicate them`,
             this.#details(),
           ),
       )
@@ -474,6 +479,7 @@ class SessionRecorder implements Recorder {
     const repair = this.#repair
     if (repair === null) return
     let result: { quarantinePath: string | null; quarantinedBytes: number }
+    this.#repairing = true
     try {
       result = await this.#io(epoch, () => repairTornTail(this.filePath, { validLength: repair.validLength }))
     } catch (error) {
@@ -483,6 +489,8 @@ class SessionRecorder implements Recorder {
         'could not quarantine the torn tail of the transcript',
         error,
       )
+    } finally {
+      this.#repairing = false
     }
     this.#checkEpoch(epoch)
     this.#repair = null
@@ -1156,7 +1164,7 @@ class SessionRecorder implements Recorder {
     // Outside the exit listener the process goes on, so a write still waiting in the threadpool will run:
     // writing its bytes here as well would put those records in the file twice. Give up instead (the
     // records stay queued for the async loop) unless it lands within the bounded wait.
-    if (!this.#exiting && !this.#inFlightLandsSync()) return false
+    if (!this.#exiting && (this.#repairing || !this.#inFlightLandsSync())) return false
     this.#epoch++
     this.#scheduled = false
     try {
