@@ -1,0 +1,28 @@
+import fs from 'node:fs'
+import { expect, it } from 'vitest'
+
+import { finished, startFixture } from './support/run-fixture.js'
+import { tempDir } from './support/temp-dir.js'
+import { readTranscript } from './support/transcript.js'
+
+// No timer, listener or handle of the recorder may keep the host process alive: not after close(), not for
+// a recorder left open, not while a failure's retries are pending.
+it.for(['closed', 'open', 'failing'] as const)(
+  'a process that used a recorder (%s) ends by itself once its own code is done',
+  async (how) => {
+    const dir = await tempDir()
+    const child = startFixture('ends-on-its-own', [dir, how])
+    child.stdin?.end()
+    // Only a guard so a regression fails instead of hanging the run; nothing is asserted about time.
+    const guard = setTimeout(() => child.kill('SIGKILL'), 20_000)
+    const result = await finished(child)
+    clearTimeout(guard)
+    expect(result.signal, result.stderr).toBeNull()
+    expect(result.code, result.stderr).toBe(0)
+    expect(result.stdout).toBe('done\n')
+    if (how !== 'failing') {
+      expect(readTranscript(`${dir}/${how}.jsonl`)).toHaveLength(100)
+      expect(fs.existsSync(`${dir}/${how}.jsonl.lock`)).toBe(false)
+    }
+  },
+)
