@@ -175,6 +175,8 @@ class SessionRecorder implements Recorder {
   #warned = false
   // Inside the exit listener: no later tick will run, so reports must be delivered synchronously.
   #exiting = false
+  // Inside record() (the drain-sync overflow policy): reports wait for a microtask, after the call.
+  #deferReports = false
 
   // Watermarks: written = handed to the OS; synced = covered by a completed fdatasync.
   #written = 0
@@ -373,7 +375,17 @@ class SessionRecorder implements Recorder {
     // The default policy loses nothing: one synchronous drain brings the queue back under the bound. It is
     // skipped while the recorder cannot write anyway (a failure is latched or the lock is not ours), so a
     // dead disk does not cost a failing sync call per record; the records then stay queued past the bound.
-    if (this.#failure === null && this.#fatal === null && this.#lockIsOurs() && this.#drainSync(false)) return
+    if (this.#failure === null && this.#fatal === null && this.#lockIsOurs()) {
+      // Inside record(): what the drain reports reaches onError after the call, never re-entering it.
+      this.#deferReports = true
+      let drained: boolean
+      try {
+        drained = this.#drainSync(false)
+      } finally {
+        this.#deferReports = false
+      }
+      if (drained) return
+    }
     const error = new RecorderError(
       RecorderErrorCode.QUEUE_FULL,
       `The queue of session "${this.sessionId}" is past maxQueueBytes (${this.#o.maxQueueBytes}) and cannot be written now; records stay queued`,
@@ -1067,6 +1079,10 @@ class SessionRecorder implements Recorder {
   }
 
   #report(error: RecorderError, firstOfEpisode = true): void {
+    if (this.#deferReports) {
+      queueMicrotask(() => this.#report(error, firstOfEpisode))
+      return
+    }
     const onError = this.#o.onError
     if (onError === undefined) {
       // Never silent: without a handler, the first failure of each episode becomes a process warning.
