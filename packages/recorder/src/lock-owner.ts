@@ -1,4 +1,4 @@
-import { constants, rmSync, statSync, writeFileSync, type Stats } from 'node:fs'
+import { constants, readFileSync, rmSync, statSync, writeFileSync, type Stats } from 'node:fs'
 import { readFile, rm, stat, utimes, writeFile } from 'node:fs/promises'
 import { hostname } from 'node:os'
 
@@ -68,10 +68,15 @@ export async function removeLockOwner(lockPath: string): Promise<void> {
   })
 }
 
-/** The same, synchronously, for the exit drain (no later tick runs there). */
+/**
+ * The same, synchronously, for the exit drain (no later tick runs there). Only an owner file naming this
+ * process is removed: a lock taken over by another process without our heartbeat noticing yet is theirs.
+ */
 export function removeLockOwnerSync(lockPath: string): void {
   try {
-    rmSync(ownerPathOf(lockPath), { force: true })
+    const owner = JSON.parse(readFileSync(ownerPathOf(lockPath), 'utf8')) as Partial<LockOwner>
+    if (owner.pid === process.pid && owner.hostname === hostname())
+      rmSync(ownerPathOf(lockPath), { force: true })
   } catch {
     // As above: a leftover owner file vouches for nothing.
   }
