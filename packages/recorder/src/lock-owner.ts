@@ -1,4 +1,13 @@
-import { constants, readFileSync, rmSync, statSync, writeFileSync, type Stats } from 'node:fs'
+import {
+  closeSync,
+  constants,
+  openSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+  type Stats,
+} from 'node:fs'
 import { readFile, rm, stat, utimes, writeFile } from 'node:fs/promises'
 import { hostname } from 'node:os'
 
@@ -56,7 +65,13 @@ export async function writeLockOwner(lockPath: string): Promise<void> {
 export function writeLockOwnerSync(lockPath: string): void {
   try {
     const lockId = lockIdFrom(statSync(lockPath))
-    if (lockId !== undefined) writeFileSync(ownerPathOf(lockPath), ownerText(lockId), OWNER_WRITE)
+    if (lockId === undefined) return
+    const fd = openSync(ownerPathOf(lockPath), OWNER_WRITE.flag, OWNER_WRITE.mode)
+    try {
+      writeFileSync(fd, ownerText(lockId))
+    } finally {
+      closeSync(fd)
+    }
   } catch {
     // Best effort, as above; the asynchronous write after the lock is fully taken tries again.
   }
