@@ -12,6 +12,7 @@ import {
 } from './errors.js'
 import { registerExitDrain } from './exit-drain.js'
 import { isoTimestamp } from './iso-timestamp.js'
+import { LockKeeper } from './lock-keeper.js'
 import { type RecorderOptions, type ResolvedOptions } from './options.js'
 import { type RecordOptions, type Recorder, type RecorderStats, type FlushWatermark } from './recorder-api.js'
 import { nodeFs, type RecorderFs } from './recorder-fs.js'
@@ -26,7 +27,6 @@ import { MetaWriter, type MetaBase } from './meta-writer.js'
 import { readMeta } from './read/session-meta.js'
 import { resolveOptions } from './resolve-options.js'
 import { type SerializedRecord, serializeRecord } from './serialize-record.js'
-import { attemptLock, removeLockDirSync, removeOwnerAtExitSync } from './session-lock.js'
 import { sleepSync } from './sleep-sync.js'
 import { inspectTailSync } from './tail/inspect-tail.js'
 import { repairTornTail } from './tail/repair-torn-tail.js'
@@ -47,13 +47,6 @@ const RETRY_MAX_MS = 5000
 // The exit drain waits at most this long for a write already handed to the threadpool to land, so it can
 // continue exactly after it instead of writing the same bytes twice.
 const IN_FLIGHT_SETTLE_MS = 250
-
-/**
- * Lock states. `off`: `lock: false`. `pending`: not (yet) ours, an attempt may be in flight. `owned`: we
- * created the lock directory, proper-lockfile is still finishing. `held`: fully ours. `lost`: compromised
- * while held, being taken again. `locked`: another writer holds it (final).
- */
-type LockState = 'off' | 'pending' | 'owned' | 'held' | 'lost' | 'locked'
 
 interface Waiter {
   readonly target: number
@@ -143,11 +136,7 @@ class SessionRecorder implements Recorder {
   // After a write error the path is checked before the next write, whatever the interval.
   #suspectFile = false
 
-  #lockState: LockState
-  #lockAttempt: Promise<void> | null = null
-  #lockError: RecorderError | null = null
-  #release: (() => Promise<void>) | null = null
-  #regainedLock = false
+  readonly #lock: LockKeeper
   // A line boundary at or before the transcript's size when the path was last found to name it: what lies
   // beyond may have to be carried into a recreated transcript.
   #verifiedOffset = 0
@@ -211,7 +200,17 @@ class SessionRecorder implements Recorder {
     this.#dir = path.resolve(options.dir)
     this.filePath = path.join(this.#dir, transcriptFileName(options.sessionId))
     this.#sessionIdJson = JSON.stringify(options.sessionId)
-    this.#lockState = options.lock ? 'pending' : 'off'
+    this.#lock = new LockKeeper(
+      {
+        filePath: this.filePath,
+        staleMs: options.lockStaleMs,
+        error: (code, what, cause) => this.#error(code, what, cause),
+        lockedError: (cause) =>
+          new SessionLockedError(cause === undefined ? this.#details() : { ...this.#details(), cause }),
+        onCompromised: (error) => this.#fail(error),
+      },
+      options.lock,
+    )
     this.#meta = options.meta ? this.#createMetaWriter() : null
     // Before the lock: a resume that cannot read the transcript throws here and must not leave a lock behind.
     if (options.resume) this.#resumeFromTail()
@@ -541,68 +540,14 @@ class SessionRecorder implements Recorder {
       // Reported and retried by the asynchronous open step, which repeats the mkdir.
       return
     }
-    this.#startLock(true)
-  }
-
-  #startLock(sync: boolean): void {
-    this.#lockError = null
-    const attempt = attemptLock(this.filePath, {
-      staleMs: this.#o.lockStaleMs,
-      sync,
-      onCompromised: (error) => this.#onLockCompromised(error),
-    })
-    if (attempt.syncMkdirError === null) this.#lockState = 'owned'
-    // Both branches settle state instead of rethrowing: this promise may settle before anyone awaits it.
-    this.#lockAttempt = attempt.acquired.then(
-      (release) => {
-        this.#lockAttempt = null
-        this.#release = release
-        this.#lockState = 'held'
-      },
-      (error: unknown) => {
-        this.#lockAttempt = null
-        if (errorCode(error) === 'ELOCKED') {
-          this.#lockState = 'locked'
-          this.#lockError = new SessionLockedError({ ...this.#details(), cause: error })
-        } else {
-          this.#lockState = 'pending'
-          this.#lockError = this.#error(
-            RecorderErrorCode.LOCK_FAILED,
-            'could not take the session lock',
-            error,
-          )
-        }
-      },
-    )
+    this.#lock.start(true)
   }
 
   async #ensureLock(epoch: number): Promise<void> {
-    const state = this.#lockState
-    if (state === 'off' || state === 'owned' || state === 'held') return
-    if (this.#lockAttempt === null) this.#startLock(false)
-    await this.#lockAttempt
+    if (this.#lock.isOurs()) return
+    await this.#lock.settle()
     this.#checkEpoch(epoch)
-    const lockState: LockState = this.#lockState
-    if (lockState === 'locked') throw this.#lockError ?? new SessionLockedError(this.#details())
-    if (lockState === 'pending' || lockState === 'lost') {
-      throw (
-        this.#lockError ??
-        this.#error(RecorderErrorCode.LOCK_FAILED, 'could not take the session lock', undefined)
-      )
-    }
-    if (this.#regainedLock) {
-      this.#regainedLock = false
-      await this.#verifyUntouched(epoch)
-    }
-  }
-
-  #onLockCompromised(error: Error): void {
-    // Called by proper-lockfile from a timer: never throw from here. Stop writing until the lock is ours
-    // again, and make sure nobody wrote meanwhile.
-    this.#lockState = 'lost'
-    this.#release = null
-    this.#regainedLock = true
-    this.#fail(this.#error(RecorderErrorCode.LOCK_COMPROMISED, 'lost the session lock', error))
+    if (this.#lock.checkTaken()) await this.#verifyUntouched(epoch)
   }
 
   async #verifyUntouched(epoch: number): Promise<void> {
@@ -622,8 +567,7 @@ class SessionRecorder implements Recorder {
   }
 
   #lockIsOurs(): boolean {
-    const state = this.#lockState
-    return state === 'off' || state === 'owned' || state === 'held'
+    return this.#lock.isOurs()
   }
 
   // ---------------------------------------------------------------- the write loop
@@ -1410,10 +1354,7 @@ class SessionRecorder implements Recorder {
       )
     }
     if (this.#lockIsOurs()) this.#meta?.flushSync()
-    // proper-lockfile removes the locks it registered on exit; one whose registration had not finished
-    // (exit right after createRecorder) is ours to remove.
-    if (this.#lockState === 'owned') removeLockDirSync(this.filePath)
-    else if (this.#lockState === 'held') removeOwnerAtExitSync(this.filePath)
+    this.#lock.exitSync()
   }
 
   // ---------------------------------------------------------------- close
@@ -1447,11 +1388,7 @@ class SessionRecorder implements Recorder {
     const carry = this.#carry
     this.#carry = null
     if (carry !== null) await limited(() => this.#fs.close(carry.fd)).catch(ignore)
-    // A lock whose registration is still finishing is released once it has finished.
-    if (this.#lockAttempt !== null) await this.#lockAttempt
-    const release = this.#release
-    this.#release = null
-    if (release !== null) await release().catch(ignore)
+    await this.#lock.release()
   }
 }
 
