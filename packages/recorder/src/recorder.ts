@@ -103,6 +103,9 @@ const CARRY_CHUNK = 1024 * 1024
 // Thrown inside the async loop when a synchronous drain took over its state meanwhile: the loop stops.
 // One shared instance, compared by identity; it never reaches a caller.
 const TAKEN_OVER = new Error('taken over by a synchronous drain')
+// Thrown inside the async loop when close() finished meanwhile (it had nothing to wait for): the loop stops
+// and adopts nothing. Same kind of sentinel.
+const CLOSED = new Error('closed while the loop was running')
 
 class SessionRecorder implements Recorder {
   readonly sessionId: string
@@ -598,8 +601,8 @@ class SessionRecorder implements Recorder {
       await this.#loop(epoch)
       this.#recovered()
     } catch (error) {
-      // Taken over by a synchronous drain: the state is no longer this loop's to touch.
-      if (error === TAKEN_OVER) return
+      // Taken over by a synchronous drain, or closed: the state is no longer this loop's to touch.
+      if (error === TAKEN_OVER || error === CLOSED) return
       this.#fail(
         error instanceof RecorderError
           ? error
@@ -629,6 +632,7 @@ class SessionRecorder implements Recorder {
 
   async #loop(epoch: number): Promise<void> {
     for (;;) {
+      if (this.#closed) throw CLOSED
       if (this.#fatal !== null) throw this.#fatal
       // The directory first: the lock directory lives in it.
       if (!this.#dirReady && this.#accepting) await this.#ensureDir(epoch)
@@ -783,10 +787,12 @@ class SessionRecorder implements Recorder {
         endsWithNewline = last[0] === NEWLINE
       }
       this.#checkEpoch(epoch)
+      // close() returned while this open was in flight: the descriptor is not adopted but closed.
+      if (this.#closed) throw CLOSED
       this.#adoptFd(fd, stats, endsWithNewline)
     } catch (error) {
       void limited(() => this.#fs.close(fd)).catch(ignore)
-      if (error === TAKEN_OVER) throw error
+      if (error === TAKEN_OVER || error === CLOSED) throw error
       throw this.#error(RecorderErrorCode.OPEN_FAILED, 'could not inspect the opened transcript', error)
     }
   }
@@ -1380,6 +1386,8 @@ class SessionRecorder implements Recorder {
     this.#meta?.stop()
     this.#unregisterExit()
     this.#closed = true
+    // The loop stops now, so no later open will settle a pending ready(); ready() after close() resolves.
+    for (const waiter of this.#readyWaiters.splice(0)) waiter.resolve()
     if (this.#retryTimer !== null) clearTimeout(this.#retryTimer)
     this.#retryTimer = null
     const fd = this.#fd
