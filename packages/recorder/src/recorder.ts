@@ -548,6 +548,8 @@ class SessionRecorder implements Recorder {
 
   async #ensureLock(epoch: number): Promise<void> {
     if (this.#lock.isOurs()) return
+    // Never start taking a lock after close() released it: nothing would release it again.
+    if (this.#closed) throw CLOSED
     await this.#lock.settle()
     this.#checkEpoch(epoch)
     if (this.#lock.checkTaken()) await this.#verifyUntouched(epoch)
