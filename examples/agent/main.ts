@@ -50,7 +50,9 @@ async function runAgent(flags: AgentFlags): Promise<void> {
     ...(flags.sessionId === undefined ? {} : { sessionId: flags.sessionId }),
     resume: flags.resume,
     onError(error) {
-      process.stderr.write(`agent: transcript: ${error.message}\n`)
+      // A session held by another process is answered once, below, where ready() rejects.
+      if (!(error instanceof SessionLockedError))
+        process.stderr.write(`agent: transcript: ${error.message}\n`)
     },
   })
 
@@ -73,7 +75,7 @@ async function runAgent(flags: AgentFlags): Promise<void> {
 
   // Cleanups run in reverse order of registration, and the transcript's is in the last phase: first the
   // agent loop stops recording, then everything it recorded is flushed and the lock released.
-  shutdown.registerCleanup(() => recorder.close(), {
+  const unregisterTranscript = shutdown.registerCleanup(() => recorder.close(), {
     name: 'transcript',
     phase: 'last',
     // If some library calls process.exit() directly, the queued records are still written synchronously.
@@ -106,6 +108,8 @@ async function runAgent(flags: AgentFlags): Promise<void> {
       `agent: session ${recorder.sessionId} is being recorded by another live process; ` +
         `wait for it to finish, or start a new session\n`,
     )
+    // The session is someone else's: there is nothing of ours to flush.
+    unregisterTranscript()
     await shutdown.gracefulExit(EXIT_SESSION_LOCKED)
     return
   }

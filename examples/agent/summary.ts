@@ -88,7 +88,7 @@ function reportAsJson(report: ShutdownReport, recorder: Recorder): string {
 
 /**
  * The shutdown report, on stderr: always as JSON with --json; otherwise only when something other than a
- * clean, normal exit happened, since a report of "everything was fine" is noise on a terminal.
+ * exit the program asked for, with every cleanup ok, happened: "everything was fine" is noise on a terminal.
  */
 export function describeReport(
   flags: AgentFlags,
@@ -96,7 +96,6 @@ export function describeReport(
   recorder: Recorder,
 ): string | undefined {
   if (flags.json) return `${reportAsJson(report, recorder)}\n`
-  const clean =
-    report.reason.type === 'exit' && report.exitCode === 0 && report.cleanups.every((c) => c.status === 'ok')
+  const clean = report.reason.type === 'exit' && report.cleanups.every((c) => c.status === 'ok')
   return clean ? undefined : formatReport(report)
 }

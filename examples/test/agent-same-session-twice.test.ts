@@ -27,7 +27,10 @@ describe('two agents on the same session', () => {
 
     const second = await runAgent(['--dir', dir, '--session', 'shared', '--turns', '2'])
     expect(second.code).toBe(75)
-    expect(second.stderr).toMatch(/session shared is being recorded by another live process/)
+    // One clear line, not a stack trace or a report of cleanups that had nothing to do.
+    expect(second.stderr.trim()).toBe(
+      'agent: session shared is being recorded by another live process; wait for it to finish, or start a new session',
+    )
 
     first.child.kill('SIGTERM')
     const ended = await first.finished
