@@ -87,8 +87,8 @@ function reportAsJson(report: ShutdownReport, recorder: Recorder): string {
 }
 
 /**
- * The shutdown report, on stderr: always as JSON with --json; otherwise only when something other than a
- * exit the program asked for, with every cleanup ok, happened: "everything was fine" is noise on a terminal.
+ * The shutdown report, on stderr: always as JSON with --json; otherwise only when the run ended some other
+ * way than an exit the program asked for with every cleanup ok — "everything was fine" is noise on a terminal.
  */
 export function describeReport(
   flags: AgentFlags,
