@@ -805,7 +805,10 @@ class SessionRecorder implements Recorder {
     this.#fileSize = stats.size
     this.#verifiedOffset = stats.size
     this.#lineStart = stats.size
-    this.#needsNewline = !endsWithNewline
+    // A record of ours half written before a reopen (EBADF) continues from its next byte: the file ends
+    // inside it, which is not a torn line to close. (A replaced file instead gets the carry, which checks.)
+    const continuing = this.#current !== null && this.#current.written > 0 && this.#carry === null
+    this.#needsNewline = !endsWithNewline && !continuing
     this.#lastFileCheck = Date.now()
     this.#suspectFile = false
     for (const waiter of this.#readyWaiters.splice(0)) waiter.resolve()
