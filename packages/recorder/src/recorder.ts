@@ -1258,7 +1258,13 @@ class SessionRecorder implements Recorder {
     // Waited for in vain once already: look again without waiting, so a producer whose every record()
     // overflows is not blocked for the whole bound on each call.
     const wait = inFlight !== this.#stalledWrite
-    if (this.#landedSync(this.#fd, inFlight, wait) >= inFlight.length) return true
+    try {
+      if (this.#landedSync(this.#fd, inFlight, wait) >= inFlight.length) return true
+    } catch {
+      // fstat failed: whether the write landed cannot be told, so nothing is taken over. (This runs outside
+      // the drain's try: it must not throw out of record() or flushSync().)
+      return false
+    }
     this.#stalledWrite = inFlight
     return false
   }

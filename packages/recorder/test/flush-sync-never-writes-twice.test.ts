@@ -1,7 +1,7 @@
 import { expect, it } from 'vitest'
 
 import { createRecorder } from '../src/index.js'
-import { fakeFs } from './support/fake-fs.js'
+import { errno, fakeFs } from './support/fake-fs.js'
 import { tempDir } from './support/temp-dir.js'
 import { readTranscript } from './support/transcript.js'
 
@@ -54,3 +54,36 @@ it.for(['flushSync', 'drain-sync overflow'] as const)(
     expect(readTranscript(rec.filePath).map((r) => r.uuid)).toEqual(uuids)
   },
 )
+
+it('record() past the bound does not throw when the file cannot even be inspected for that write', async () => {
+  const dir = await tempDir()
+  let stall = false
+  const fs = fakeFs({
+    overrides: {
+      write: (real) => async (fd, buffer, offset, length) => {
+        if (stall) await new Promise((resolve) => setTimeout(resolve, 300))
+        return real(fd, buffer, offset, length)
+      },
+      fstatSync: () => () => {
+        throw errno('EIO', 'fstat')
+      },
+    },
+  })
+  const rec = createRecorder({
+    dir,
+    sessionId: 'no-fstat',
+    fsync: 'never',
+    fs,
+    maxQueueBytes: 4096,
+    onError: () => {},
+  })
+  await rec.ready()
+  stall = true
+  const uuids = [rec.record('event', { i: 0 })]
+  await new Promise((resolve) => setImmediate(resolve))
+  await new Promise((resolve) => setImmediate(resolve))
+  stall = false
+  for (let i = 1; i < 40; i++) uuids.push(rec.record('event', { i, text: 'y'.repeat(200) }))
+  await rec.close()
+  expect(readTranscript(rec.filePath).map((r) => r.uuid)).toEqual(uuids)
+})
