@@ -47,6 +47,8 @@ const RETRY_MAX_MS = 5000
 // The exit drain waits at most this long for a write already handed to the threadpool to land, so it can
 // continue exactly after it instead of writing the same bytes twice.
 const IN_FLIGHT_SETTLE_MS = 250
+// ...and at most this long for one that has visibly started (part of it is in the file) to finish.
+const STARTED_WRITE_MAX_MS = 5000
 
 interface Waiter {
   readonly target: number
@@ -1270,10 +1272,17 @@ class SessionRecorder implements Recorder {
   }
 
   #landedSync(fd: number, inFlight: InFlight, wait = true): number {
-    const deadline = wait ? Date.now() + IN_FLIGHT_SETTLE_MS : 0
+    const start = Date.now()
+    const deadline = wait ? start + IN_FLIGHT_SETTLE_MS : 0
     for (;;) {
       const landed = Math.min(Math.max(this.#fs.fstatSync(fd).size - inFlight.base, 0), inFlight.length)
-      if (landed >= inFlight.length || Date.now() >= deadline) return landed
+      if (landed >= inFlight.length) return landed
+      const now = Date.now()
+      // At exit, a write that has started (part of it is in the file) is being finished by the kernel:
+      // writing its rest here too would append that rest twice, a torn fragment mid-transcript. Wait longer
+      // for it, bounded. (Other drains give up on any unfinished write, so they need not wait.)
+      const started = landed > 0 && this.#exiting && now < start + STARTED_WRITE_MAX_MS
+      if (now >= deadline && !started) return landed
       sleepSync(1)
     }
   }

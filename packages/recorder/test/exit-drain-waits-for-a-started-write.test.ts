@@ -1,0 +1,18 @@
+import { expect, it } from 'vitest'
+
+import { runFixture } from './support/run-fixture.js'
+import { tempDir } from './support/temp-dir.js'
+import { readTranscript } from './support/transcript.js'
+
+// A write that has started (part of it is already in the file) is being finished by the kernel: if the exit
+// drain gave up on it after its 250 ms wait and wrote the rest itself, that rest would land twice — a torn
+// fragment line in the middle of the transcript. The drain waits for a started write to finish.
+it('exit while a write is half done: every record exactly once, every line whole', async () => {
+  const dir = await tempDir()
+  const result = await runFixture('exit-during-partial-write', [dir])
+  expect(result.code, result.stderr).toBe(0)
+  const accepted = Number(result.stdout.trim())
+  expect(accepted).toBe(2050)
+  const records = readTranscript(`${dir}/partial.jsonl`)
+  expect(records.map((r) => r.i)).toEqual([...Array(accepted).keys()])
+})
