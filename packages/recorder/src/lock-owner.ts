@@ -8,7 +8,7 @@ import {
   writeFileSync,
   type Stats,
 } from 'node:fs'
-import { readFile, rm, stat, utimes, writeFile } from 'node:fs/promises'
+import { readFile, rename, rm, stat, utimes, writeFile } from 'node:fs/promises'
 import { hostname } from 'node:os'
 
 /**
@@ -49,31 +49,43 @@ function ownerText(lockId: string): string {
   return JSON.stringify(owner)
 }
 
-/** Records this process as the holder of the lock at `lockPath`. Best effort: without it, staleness still works. */
+/**
+ * Records this process as the holder of the lock at `lockPath`. Best effort: without it, staleness still
+ * works. Written to a temporary file and renamed into place, so a crash mid-write never leaves an empty or
+ * half-written owner file (which would vouch for nobody, and the next resume would wait `lockStaleMs`);
+ * rename replaces a symlink planted at the path instead of following it.
+ */
 export async function writeLockOwner(lockPath: string): Promise<void> {
   const lockId = await lockIdOf(lockPath)
   if (lockId === undefined) return
-  await writeFile(ownerPathOf(lockPath), ownerText(lockId), OWNER_WRITE).catch(() => {
+  const temporary = `${ownerPathOf(lockPath)}.${process.pid}.tmp`
+  try {
+    await writeFile(temporary, ownerText(lockId), OWNER_WRITE)
+    await rename(temporary, ownerPathOf(lockPath))
+  } catch {
     // Best effort: a holder with no owner file is only ever taken over once its lock goes stale.
-  })
+    await rm(temporary, { force: true }).catch(() => {})
+  }
 }
 
 /**
  * The same, synchronously, for `createRecorder`, which takes the lock directory synchronously: writing the
  * owner in the same breath leaves a crash almost no moment in which the lock has no owner on record.
  */
-export function writeLockOwnerSync(lockPath: string): void {
+export function writeLockOwnerSync(lockPath: string): boolean {
   try {
     const lockId = lockIdFrom(statSync(lockPath))
-    if (lockId === undefined) return
+    if (lockId === undefined) return false
     const fd = openSync(ownerPathOf(lockPath), OWNER_WRITE.flag, OWNER_WRITE.mode)
     try {
       writeFileSync(fd, ownerText(lockId))
     } finally {
       closeSync(fd)
     }
+    return true
   } catch {
     // Best effort, as above; the asynchronous write after the lock is fully taken tries again.
+    return false
   }
 }
 

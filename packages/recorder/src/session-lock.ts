@@ -91,7 +91,9 @@ export function attemptLock(filePath: string, settings: LockSettings): LockAttem
   }
   const lockPath = lockPathOf(filePath)
   const outcome = lastSyncMkdir as { error: NodeJS.ErrnoException | null } | undefined
-  if (outcome?.error === null) writeLockOwnerSync(lockPath)
+  // Written once only: rewriting it later, while the recorder already writes records, would open a window
+  // in which a crash leaves it empty.
+  const ownerOnRecord = outcome?.error === null && writeLockOwnerSync(lockPath)
   const acquired = first
     .catch(async (error: unknown) => {
       // Held by a process that provably died (SIGKILL, a crash): take it over now, not lockStaleMs later.
@@ -101,7 +103,7 @@ export function attemptLock(filePath: string, settings: LockSettings): LockAttem
       return lock(filePath, options)
     })
     .then(async (release) => {
-      await writeLockOwner(lockPath)
+      if (!ownerOnRecord) await writeLockOwner(lockPath)
       return async () => {
         await removeLockOwner(lockPath)
         await release()

@@ -87,6 +87,22 @@ describe('single writer per session: a second writer gets SessionLockedError and
     expect(fs.existsSync(`${dir}/crashed.jsonl.lock.owner`), 'owner file removed on close').toBe(false)
   })
 
+  it('the owner file is on record when createRecorder returns and is never rewritten while records are written', async () => {
+    // A rewrite (truncate, then write) while the recorder is already writing would leave a window in which
+    // a SIGKILL leaves the file empty; a resume would then wait lockStaleMs instead of taking over at once.
+    const dir = await tempDir()
+    const rec = createRecorder({ dir, sessionId: 'owned', lockStaleMs: 60_000 })
+    const ownerPath = `${dir}/owned.jsonl.lock.owner`
+    const before = fs.statSync(ownerPath)
+    expect(JSON.parse(fs.readFileSync(ownerPath, 'utf8'))).toMatchObject({ pid: process.pid })
+    for (let i = 0; i < 50; i++) rec.record('event', { i })
+    await rec.ready()
+    await rec.flush()
+    const after = fs.statSync(ownerPath)
+    expect({ ino: after.ino, mtimeNs: after.mtimeMs }).toEqual({ ino: before.ino, mtimeNs: before.mtimeMs })
+    await rec.close()
+  })
+
   it('a dead holder that left no owner file (killed before writing it) is taken over only after lockStaleMs', async () => {
     const dir = await tempDir()
     const holder = startFixture('hold-session', [dir, 'crashed', '2000'])
