@@ -17,20 +17,16 @@ import { type RecorderOptions, type ResolvedOptions } from './options.js'
 import { type RecordOptions, type Recorder, type RecorderStats, type FlushWatermark } from './recorder-api.js'
 import { nodeFs, type RecorderFs } from './recorder-fs.js'
 import { type Chunk, RecordQueue } from './record-queue.js'
-import {
-  metaFileName,
-  RECOVERED_RECORD_TYPE,
-  TITLE_RECORD_TYPE,
-  transcriptFileName,
-} from './record-format.js'
+import { metaFileName, TITLE_RECORD_TYPE, transcriptFileName } from './record-format.js'
 import { MetaWriter, type MetaBase } from './meta-writer.js'
 import { readMeta } from './read/session-meta.js'
 import { resolveOptions } from './resolve-options.js'
-import { type SerializedRecord, serializeRecord } from './serialize-record.js'
+import { serializeRecord } from './serialize-record.js'
 import { sleepSync } from './sleep-sync.js'
 import { inspectTailSync } from './tail/inspect-tail.js'
 import { repairTornTail } from './tail/repair-torn-tail.js'
 import { repairTornTailSync } from './tail/repair-torn-tail-sync.js'
+import { type PendingRepair, recoveredRecord } from './torn-tail-recovery.js'
 import { errorCode, isTransient, TRANSIENT_FIRST_DELAY_MS, TRANSIENT_RETRIES } from './transient-errors.js'
 import { limited } from './write-limiter.js'
 
@@ -85,16 +81,6 @@ interface Carry {
   readonly lineEnd: number
   /** Bytes already copied into the current transcript. */
   copied: number
-}
-
-/** A torn tail found by `resume`, to be quarantined before the first write. */
-interface PendingRepair {
-  readonly validLength: number
-  readonly tornBytes: number
-  /** uuid of the queued `recovered` record, whose text is completed once the repair has run. */
-  readonly uuid: string
-  readonly parentUuid: string | null
-  readonly timestamp: string
 }
 
 const FRESH_META_BASE: MetaBase = { createdAt: null, recordCount: 0, title: undefined }
@@ -428,7 +414,7 @@ class SessionRecorder implements Recorder {
       timestamp: isoTimestamp(),
     }
     this.#repair = repair
-    this.#queue.push(this.#recoveredLine(repair, null, 0), repair.uuid, repair.timestamp)
+    this.#queue.push(recoveredRecord(repair, this.#sessionIdJson, null, 0), repair.uuid, repair.timestamp)
     this.#lastUuid = repair.uuid
     this.#recorded++
   }
@@ -467,30 +453,6 @@ class SessionRecorder implements Recorder {
     )
   }
 
-  #recoveredLine(
-    repair: PendingRepair,
-    quarantinePath: string | null,
-    quarantinedBytes: number,
-  ): SerializedRecord {
-    return serializeRecord(
-      {
-        uuid: repair.uuid,
-        parentUuid: repair.parentUuid,
-        sessionIdJson: this.#sessionIdJson,
-        timestamp: repair.timestamp,
-        type: RECOVERED_RECORD_TYPE,
-      },
-      {
-        reason: 'torn-tail',
-        tornBytes: repair.tornBytes,
-        validLength: repair.validLength,
-        quarantinePath,
-        quarantinedBytes,
-      },
-      undefined,
-    )
-  }
-
   async #repairIfPending(epoch: number): Promise<void> {
     const repair = this.#repair
     if (repair === null) return
@@ -512,7 +474,7 @@ class SessionRecorder implements Recorder {
     this.#repair = null
     this.#queue.replace(
       repair.uuid,
-      this.#recoveredLine(repair, result.quarantinePath, result.quarantinedBytes),
+      recoveredRecord(repair, this.#sessionIdJson, result.quarantinePath, result.quarantinedBytes),
     )
   }
 
@@ -524,7 +486,7 @@ class SessionRecorder implements Recorder {
       const result = repairTornTailSync(this.filePath, { validLength: repair.validLength })
       this.#queue.replace(
         repair.uuid,
-        this.#recoveredLine(repair, result.quarantinePath, result.quarantinedBytes),
+        recoveredRecord(repair, this.#sessionIdJson, result.quarantinePath, result.quarantinedBytes),
       )
     } catch {
       // At exit a failed repair must not stop the drain: the open step sees the torn last line and starts
