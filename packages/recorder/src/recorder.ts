@@ -17,9 +17,9 @@ import { type RecorderOptions, type ResolvedOptions } from './options.js'
 import { type RecordOptions, type Recorder, type RecorderStats, type FlushWatermark } from './recorder-api.js'
 import { nodeFs, type RecorderFs } from './recorder-fs.js'
 import { type Chunk, RecordQueue } from './record-queue.js'
-import { metaFileName, TITLE_RECORD_TYPE, transcriptFileName } from './record-format.js'
-import { MetaWriter, type MetaBase } from './meta-writer.js'
-import { readMeta } from './read/session-meta.js'
+import { TITLE_RECORD_TYPE, transcriptFileName } from './record-format.js'
+import { createMetaWriter, FRESH_META_BASE, loadMetaBase } from './meta-sidecar.js'
+import { type MetaWriter } from './meta-writer.js'
 import { resolveOptions } from './resolve-options.js'
 import { serializeRecord } from './serialize-record.js'
 import { sleepSync } from './sleep-sync.js'
@@ -82,8 +82,6 @@ interface Carry {
   /** Bytes already copied into the current transcript. */
   copied: number
 }
-
-const FRESH_META_BASE: MetaBase = { createdAt: null, recordCount: 0, title: undefined }
 
 // Read-back buffer when carrying bytes over from a replaced transcript.
 const CARRY_CHUNK = 1024 * 1024
@@ -399,7 +397,9 @@ class SessionRecorder implements Recorder {
       )
     }
     const last = tail.lastRecord?.uuid ?? null
-    this.#loadMetaBase(tail.exists, last)
+    if (this.#meta !== null) {
+      this.#metaBaseLoading = loadMetaBase(this.#meta, this.#dir, this.sessionId, tail.exists, last)
+    }
     this.#lastUuid = last
     this.#writtenUuid = last
     this.#syncedUuid = last
@@ -420,36 +420,8 @@ class SessionRecorder implements Recorder {
   }
 
   #createMetaWriter(): MetaWriter {
-    return new MetaWriter({
-      metaPath: path.join(this.#dir, metaFileName(this.sessionId)),
-      sessionId: this.sessionId,
-      debounceMs: this.#o.metaDebounceMs,
-      limited,
-      onError: (error) =>
-        this.#report(this.#error(RecorderErrorCode.META_FAILED, 'could not write the meta sidecar', error)),
-    })
-  }
-
-  /**
-   * A resumed session continues the counts of its sidecar when the sidecar describes exactly the transcript
-   * being resumed (same last record). Otherwise the recorder writes no sidecar for this session, and
-   * listSessions rebuilds it from the transcript when asked: a wrong count is worse than a recomputed one.
-   */
-  #loadMetaBase(transcriptExists: boolean, lastUuid: string | null): void {
-    const meta = this.#meta
-    if (meta === null) return
-    if (!transcriptExists) {
-      meta.setBase(FRESH_META_BASE)
-      return
-    }
-    this.#metaBaseLoading = readMeta(path.join(this.#dir, metaFileName(this.sessionId)), this.sessionId).then(
-      (found) =>
-        meta.setBase(
-          typeof found !== 'string' && found.lastUuid === lastUuid
-            ? { createdAt: found.createdAt, recordCount: found.recordCount, title: found.title }
-            : null,
-        ),
-      () => meta.setBase(null),
+    return createMetaWriter(this.#dir, this.sessionId, this.#o.metaDebounceMs, (error) =>
+      this.#report(this.#error(RecorderErrorCode.META_FAILED, 'could not write the meta sidecar', error)),
     )
   }
 
