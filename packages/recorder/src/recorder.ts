@@ -11,6 +11,7 @@ import {
   SessionLockedError,
 } from './errors.js'
 import { registerExitDrain } from './exit-drain.js'
+import { IN_FLIGHT_SETTLE_MS, type InFlight, landedSync } from './in-flight-write.js'
 import { isoTimestamp } from './iso-timestamp.js'
 import { LockKeeper } from './lock-keeper.js'
 import { type RecorderOptions, type ResolvedOptions } from './options.js'
@@ -40,11 +41,6 @@ const NEWLINE = 0x0a
 // drain makes the last attempt.
 const RETRY_MIN_MS = 50
 const RETRY_MAX_MS = 5000
-// The exit drain waits at most this long for a write already handed to the threadpool to land, so it can
-// continue exactly after it instead of writing the same bytes twice.
-const IN_FLIGHT_SETTLE_MS = 250
-// ...and at most this long for one that has visibly started (part of it is in the file) to finish.
-const STARTED_WRITE_MAX_MS = 5000
 
 interface Waiter {
   readonly target: number
@@ -57,15 +53,6 @@ interface Current {
   readonly chunk: Chunk
   readonly buffer: Buffer
   written: number
-}
-
-/** A write handed to the threadpool and not yet called back. */
-interface InFlight {
-  /** Transcript size when the call was issued. */
-  readonly base: number
-  readonly length: number
-  /** Accounts for bytes the exit drain found landed on its behalf. */
-  readonly landed: (bytes: number) => void
 }
 
 /**
@@ -1180,13 +1167,6 @@ class SessionRecorder implements Recorder {
     this.#openSync()
   }
 
-  /**
-   * A write handed to the threadpool cannot be cancelled, and its callback will never run if the process is
-   * exiting. Its effect is visible in the file size, though (we are the only writer: the lock): wait,
-   * bounded, until the size shows it landed, then continue right after it. If it has not started by the
-   * deadline it is written here; should the threadpool still run it before the process ends, those bytes
-   * would appear twice (the reader reports duplicate uuids) — lost records would be worse.
-   */
   /** Waits, bounded, for a write in the threadpool to land in full; true if none is in flight. */
   #inFlightLandsSync(): boolean {
     const inFlight = this.#inFlight
@@ -1195,7 +1175,7 @@ class SessionRecorder implements Recorder {
     // overflows is not blocked for the whole bound on each call.
     const wait = inFlight !== this.#stalledWrite
     try {
-      if (this.#landedSync(this.#fd, inFlight, wait) >= inFlight.length) return true
+      if (landedSync(this.#fs, this.#fd, inFlight, wait, this.#exiting) >= inFlight.length) return true
     } catch {
       // fstat failed: whether the write landed cannot be told, so nothing is taken over. (This runs outside
       // the drain's try: it must not throw out of record() or flushSync().)
@@ -1205,27 +1185,11 @@ class SessionRecorder implements Recorder {
     return false
   }
 
-  #landedSync(fd: number, inFlight: InFlight, wait = true): number {
-    const start = Date.now()
-    const deadline = wait ? start + IN_FLIGHT_SETTLE_MS : 0
-    for (;;) {
-      const landed = Math.min(Math.max(this.#fs.fstatSync(fd).size - inFlight.base, 0), inFlight.length)
-      if (landed >= inFlight.length) return landed
-      const now = Date.now()
-      // At exit, a write that has started (part of it is in the file) is being finished by the kernel:
-      // writing its rest here too would append that rest twice, a torn fragment mid-transcript. Wait longer
-      // for it, bounded. (Other drains give up on any unfinished write, so they need not wait.)
-      const started = landed > 0 && this.#exiting && now < start + STARTED_WRITE_MAX_MS
-      if (now >= deadline && !started) return landed
-      sleepSync(1)
-    }
-  }
-
   #settleInFlightSync(): void {
     const inFlight = this.#inFlight
     if (inFlight === null || this.#fd === null) return
     this.#inFlight = null
-    const landed = this.#landedSync(this.#fd, inFlight)
+    const landed = landedSync(this.#fs, this.#fd, inFlight, true, this.#exiting)
     this.#fileSize = inFlight.base + landed
     this.#bytesWritten += landed
     if (landed > 0) this.#writes++
