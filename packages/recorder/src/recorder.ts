@@ -28,6 +28,7 @@ import { inspectTailSync } from './tail/inspect-tail.js'
 import { repairTornTail } from './tail/repair-torn-tail.js'
 import { repairTornTailSync } from './tail/repair-torn-tail-sync.js'
 import { type PendingRepair, recoveredRecord } from './torn-tail-recovery.js'
+import { type Carry, carriedLineStart, carryBuffer, carryFrom, carryRemaining } from './transcript-carry.js'
 import { errorCode, isTransient, TRANSIENT_FIRST_DELAY_MS, TRANSIENT_RETRIES } from './transient-errors.js'
 import { limited } from './write-limiter.js'
 
@@ -54,24 +55,6 @@ interface Current {
   readonly buffer: Buffer
   written: number
 }
-
-/**
- * Bytes written to a transcript that was then deleted or replaced, since the last check that found it at
- * the path: read back from the old file (still open) and copied into the new one before anything else.
- */
-interface Carry {
-  readonly fd: number
-  /** A line boundary of the old file: the new one starts with whole lines. */
-  readonly start: number
-  readonly end: number
-  /** Where, relative to `start`, the last complete line of the carried bytes ends. */
-  readonly lineEnd: number
-  /** Bytes already copied into the current transcript. */
-  copied: number
-}
-
-// Read-back buffer when carrying bytes over from a replaced transcript.
-const CARRY_CHUNK = 1024 * 1024
 
 // Thrown inside the async loop when a synchronous drain took over its state meanwhile: the loop stops.
 // One shared instance, compared by identity; it never reaches a caller.
@@ -754,25 +737,21 @@ class SessionRecorder implements Recorder {
       if (previous.fd !== fd) void limited(() => this.#fs.close(fd)).catch(ignore)
       return
     }
-    if (this.#fileSize > this.#verifiedOffset) {
-      const start = this.#verifiedOffset
-      this.#carry = { fd, start, end: this.#fileSize, lineEnd: this.#lineStart - start, copied: 0 }
-    } else {
-      void limited(() => this.#fs.close(fd)).catch(ignore)
-    }
+    this.#carry = carryFrom(fd, this.#verifiedOffset, this.#fileSize, this.#lineStart)
+    if (this.#carry === null) void limited(() => this.#fs.close(fd)).catch(ignore)
   }
 
   /** Copies the carried bytes into the transcript, first, then lets the old file go. */
   async #copyCarry(epoch: number): Promise<void> {
     const carry = this.#carry!
     const fd = this.#fd!
-    const buffer = Buffer.allocUnsafe(Math.min(CARRY_CHUNK, carry.end - carry.start))
+    const buffer = carryBuffer(carry)
     if (this.#needsNewline) {
       await this.#writeAll(epoch, fd, Buffer.of(NEWLINE), 0, () => {})
       this.#needsNewline = false
     }
-    while (carry.start + carry.copied < carry.end) {
-      const want = Math.min(buffer.length, carry.end - carry.start - carry.copied)
+    while (carryRemaining(carry) > 0) {
+      const want = Math.min(buffer.length, carryRemaining(carry))
       let read: number
       try {
         read = await this.#io(epoch, () =>
@@ -792,7 +771,7 @@ class SessionRecorder implements Recorder {
       await this.#writeAll(epoch, fd, buffer.subarray(0, read), 0, (bytes) => (carry.copied += bytes))
     }
     // The last complete line of the carried bytes, now in this file (a half-written record may follow it).
-    this.#lineStart = this.#fileSize - carry.copied + Math.min(carry.lineEnd, carry.copied)
+    this.#lineStart = carriedLineStart(carry, this.#fileSize)
     // The carried bytes held records that flush() had already reported persisted: make them durable here too.
     if (this.#o.fsync !== 'never') await this.#fdatasync(epoch)
     this.#carry = null
@@ -1199,13 +1178,13 @@ class SessionRecorder implements Recorder {
   #copyCarrySync(): void {
     const carry = this.#carry!
     const fd = this.#fd!
-    const buffer = Buffer.allocUnsafe(Math.min(CARRY_CHUNK, carry.end - carry.start))
+    const buffer = carryBuffer(carry)
     if (this.#needsNewline) {
       this.#writeAllSync(fd, Buffer.of(NEWLINE), 0, () => {})
       this.#needsNewline = false
     }
-    while (carry.start + carry.copied < carry.end) {
-      const want = Math.min(buffer.length, carry.end - carry.start - carry.copied)
+    while (carryRemaining(carry) > 0) {
+      const want = Math.min(buffer.length, carryRemaining(carry))
       let read: number
       try {
         read = this.#fs.readSync(carry.fd, buffer, 0, want, carry.start + carry.copied)
@@ -1219,7 +1198,7 @@ class SessionRecorder implements Recorder {
       if (read === 0) break
       this.#writeAllSync(fd, buffer.subarray(0, read), 0, (bytes) => (carry.copied += bytes))
     }
-    this.#lineStart = this.#fileSize - carry.copied + Math.min(carry.lineEnd, carry.copied)
+    this.#lineStart = carriedLineStart(carry, this.#fileSize)
     this.#carry = null
     try {
       this.#fs.closeSync(carry.fd)
