@@ -23,6 +23,7 @@ import { createMetaWriter, FRESH_META_BASE, loadMetaBase } from './meta-sidecar.
 import { type MetaWriter } from './meta-writer.js'
 import { resolveOptions } from './resolve-options.js'
 import { serializeRecord } from './serialize-record.js'
+import { type SessionDetails, sessionError, withUnwrittenCount } from './session-errors.js'
 import { sleepSync } from './sleep-sync.js'
 import { inspectTailSync } from './tail/inspect-tail.js'
 import { repairTornTail } from './tail/repair-torn-tail.js'
@@ -958,28 +959,15 @@ class SessionRecorder implements Recorder {
   }
 
   #error(code: RecorderErrorCode, what: string, cause: unknown): RecorderError {
-    const reason = cause instanceof Error ? `: ${cause.message}` : ''
-    return new RecorderError(code, `Session "${this.sessionId}": ${what}${reason}`, {
-      ...this.#details(),
-      cause,
-    })
+    return sessionError(this.#details(), code, what, cause)
   }
 
   /** The same error, restated with the count of records unwritten now. */
   #withCount(error: RecorderError): RecorderError {
-    const unwritten = this.#unwritten()
-    const details = {
-      sessionId: this.sessionId,
-      filePath: this.filePath,
-      unwrittenRecords: unwritten,
-      // The OS error stays the cause, as in the original report.
-      cause: error.cause,
-    }
-    if (error instanceof SessionLockedError) return new SessionLockedError(details)
-    return new RecorderError(error.code, `${unwritten} record(s) not persisted: ${error.message}`, details)
+    return withUnwrittenCount(error, this.#details())
   }
 
-  #details(): { sessionId: string; filePath: string; unwrittenRecords: number } {
+  #details(): SessionDetails {
     return { sessionId: this.sessionId, filePath: this.filePath, unwrittenRecords: this.#unwritten() }
   }
 
