@@ -1,5 +1,5 @@
 import type { PathCache } from '@sessiontape/fs-cache'
-import { formatReport, type ShutdownReport } from '@sessiontape/shutdown'
+import { describeReason, formatReport, type ShutdownReport } from '@sessiontape/shutdown'
 import type { FlushWatermark, Recorder } from '@sessiontape/recorder'
 import type { AgentFlags } from './flags.js'
 
@@ -55,22 +55,13 @@ export function printSummary(flags: AgentFlags, outcome: RunOutcome): void {
 
 /** One line a script can parse: what ended the run, how each cleanup went, and what reached the disk. */
 function reportAsJson(report: ShutdownReport, recorder: Recorder): string {
-  const { reason } = report
-  const reasonText =
-    reason.type === 'signal'
-      ? reason.signal
-      : reason.type === 'epipe'
-        ? `EPIPE on ${reason.stream}`
-        : reason.type === 'exit'
-          ? `exit(${reason.code})`
-          : reason.type
   const stats = recorder.stats()
   return JSON.stringify({
     event: 'shutdown',
     recorded: stats.recorded,
     persisted: stats.persisted,
     report: {
-      reason: reasonText,
+      reason: describeReason(report.reason),
       exitCode: report.exitCode,
       durationMs: Math.round(report.durationMs),
       deadlineExceeded: report.deadlineExceeded,

@@ -78,11 +78,3 @@ export async function scratchDir(prefix: string): Promise<{ path: string; remove
   const path = await mkdtemp(join(tmpdir(), `sessiontape-e2e-${prefix}-`))
   return { path, remove: () => rm(path, { recursive: true, force: true }) }
 }
-
-/** The JSON lines the agent printed on stderr with --json (the shutdown report among them). */
-export function jsonLines(text: string): Array<Record<string, unknown>> {
-  return text
-    .split('\n')
-    .filter((line) => line.startsWith('{'))
-    .map((line) => JSON.parse(line) as Record<string, unknown>)
-}

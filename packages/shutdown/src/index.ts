@@ -28,7 +28,7 @@ export {
 } from './errors.js'
 export type { ShutdownErrorCode } from './errors.js'
 export type { ShutdownReport, CleanupOutcome, CleanupStatus } from './report.js'
-export type { ShutdownReason } from './reason.js'
+export { describeReason, type ShutdownReason } from './reason.js'
 export type { Clock } from './clock.js'
 export type {
   CleanupContext,
