@@ -6,9 +6,15 @@ import type WriteFileAtomic from 'write-file-atomic'
 import { FORMAT_VERSION, type SessionMeta } from './record-format.js'
 
 // write-file-atomic pulls in signal-exit; load it on first use so importing the package touches nothing.
+// `require` exists only inside a bundle (esbuild rewrites `typeof require` and bundles the literal
+// `require('…')` call as a lazily evaluated module); unbundled ESM has none and resolves from this file.
 let writeFileAtomic: typeof WriteFileAtomic | undefined
 function load(): typeof WriteFileAtomic {
-  writeFileAtomic ??= createRequire(import.meta.url)('write-file-atomic') as typeof WriteFileAtomic
+  writeFileAtomic ??=
+    typeof require === 'function'
+      ? // eslint-disable-next-line @typescript-eslint/no-require-imports -- a literal require() is what bundlers follow
+        (require('write-file-atomic') as typeof WriteFileAtomic)
+      : (createRequire(import.meta.url)('write-file-atomic') as typeof WriteFileAtomic)
   return writeFileAtomic
 }
 

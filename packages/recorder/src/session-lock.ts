@@ -20,11 +20,18 @@ import {
  * Everything after (mtime probe, stale check, heartbeat) stays asynchronous.
  */
 
-// proper-lockfile registers signal-exit handlers when it is loaded, so it is loaded on first use only:
-// importing this package must not touch the process.
+// proper-lockfile registers signal-exit handlers and graceful-fs patches `fs.close` when they are loaded,
+// so it is loaded on first use only: importing this package must not touch the process. Loaded
+// synchronously (the first mkdir is inside createRecorder). `require` exists only inside a bundle (esbuild
+// rewrites `typeof require` and bundles the literal call as a lazily evaluated module); unbundled ESM has
+// none and resolves from this file.
 let lockfile: typeof ProperLockfile | undefined
 function load(): typeof ProperLockfile {
-  lockfile ??= createRequire(import.meta.url)('proper-lockfile') as typeof ProperLockfile
+  lockfile ??=
+    typeof require === 'function'
+      ? // eslint-disable-next-line @typescript-eslint/no-require-imports -- a literal require() is what bundlers follow
+        (require('proper-lockfile') as typeof ProperLockfile)
+      : (createRequire(import.meta.url)('proper-lockfile') as typeof ProperLockfile)
   return lockfile
 }
 

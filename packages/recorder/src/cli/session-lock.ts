@@ -13,7 +13,12 @@ export async function withSessionLock<T>(
   filePath: string,
   run: () => Promise<T>,
 ): Promise<{ value: T } | undefined> {
-  const lockfile = createRequire(import.meta.url)('proper-lockfile') as typeof ProperLockfile
+  // In a bundle, `require` is the bundler's and the literal call is bundled (see ../session-lock.ts).
+  const lockfile =
+    typeof require === 'function'
+      ? // eslint-disable-next-line @typescript-eslint/no-require-imports -- a literal require() is what bundlers follow
+        (require('proper-lockfile') as typeof ProperLockfile)
+      : (createRequire(import.meta.url)('proper-lockfile') as typeof ProperLockfile)
   let compromised: Error | undefined
   let release: () => Promise<void>
   try {

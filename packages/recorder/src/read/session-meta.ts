@@ -80,6 +80,11 @@ export async function rebuildMeta(
 
 /** Writes a sidecar atomically (temp file + rename), so a reader never sees half of one. */
 export async function writeMeta(metaPath: string, meta: SessionMeta): Promise<void> {
-  writeFileAtomic ??= createRequire(import.meta.url)('write-file-atomic') as typeof WriteFileAtomic
+  // In a bundle, `require` is the bundler's and the literal call is bundled (see meta-writer.ts).
+  writeFileAtomic ??=
+    typeof require === 'function'
+      ? // eslint-disable-next-line @typescript-eslint/no-require-imports -- a literal require() is what bundlers follow
+        (require('write-file-atomic') as typeof WriteFileAtomic)
+      : (createRequire(import.meta.url)('write-file-atomic') as typeof WriteFileAtomic)
   await writeFileAtomic(metaPath, `${JSON.stringify(meta)}\n`, { mode: META_MODE })
 }
