@@ -13,36 +13,89 @@ export function contains(root: string, target: string): boolean {
 }
 
 /**
- * The steps from a missing `target` up to the file-system root: each candidate ancestor with the
- * components below it. Uses `dirname` on the path as spelled, so a `..` that follows a symlink is
- * still resolved by the OS (lexical normalisation would jump over the link).
+ * What the walk needs from the file system next. The reply is the answer as a string, or `undefined` for
+ * "nothing there" (realpath: ENOENT/ENOTDIR; readlink: also EINVAL, i.e. not a symlink). Any other
+ * failure is the driver's to throw: the walk never sees it.
  */
-export function* ancestors(target: string): Generator<{ ancestor: string; tail: string[] }> {
-  let current = toKey(target)
-  const tail: string[] = []
-  for (;;) {
-    const parent = path.dirname(current)
-    if (parent === current) return
-    tail.unshift(path.basename(current))
-    current = parent
-    yield { ancestor: current, tail }
-  }
-}
+export type BoundaryRequest =
+  { readonly op: 'realpath'; readonly path: string } | { readonly op: 'readlink'; readonly path: string }
 
 /**
- * One step of {@link resolveForBoundary} once `real` (the realpath of the nearest existing ancestor)
- * is known and `link` is what its first missing component holds if that is a (dangling) symlink.
- * Without a link: the final answer, the missing components judged as plain directories. With one: the
- * path to resolve next, spelled raw so the OS still resolves any `..` or symlink in the link's text.
+ * Where `target` would be once created, as the kernel resolves it at open time — written once as pure
+ * decisions (sans-I/O), executed by {@link resolveForBoundary} and {@link resolveForBoundarySync}.
+ *
+ * 1. The whole path exists: its realpath is the answer (one request, the common case).
+ * 2. Otherwise find the longest existing prefix *as spelled* (a missing component makes every longer
+ *    prefix missing too, so it is found walking back from the end) and take its realpath.
+ * 3. Apply the remaining components one at a time to that fully resolved directory, the way the kernel
+ *    walks them: a component that exists is resolved before the next one is applied (so `..` after a
+ *    symlink is the parent of the link's *target*, never a lexical fold); a dangling symlink is followed
+ *    through its text; a missing component is judged as a plain directory to be created, and `..` after
+ *    it returns to its parent — where the next component is looked up on disk again, because a
+ *    `mkdir -p` creates the missing one first and then walks on from there.
+ *
+ * `newdir/../lnk/x` therefore resolves `lnk`: when `lnk` points outside, so does the answer, even though
+ * `newdir` does not exist yet (the lexical fold of the missing tail was issue #13's escape).
  */
-function step(
-  real: string,
-  tail: readonly string[],
-  link: string | undefined,
-): { next?: string; done?: string } {
-  if (link === undefined) return { done: path.resolve(real, ...tail) }
-  const base = path.isAbsolute(link) ? link : real + (real.endsWith(path.sep) ? '' : path.sep) + link
-  return { next: [base, ...tail.slice(1)].join(path.sep) }
+export function* boundaryWalk(target: string): Generator<BoundaryRequest, string, string | undefined> {
+  const key = toKey(target)
+  const whole = yield { op: 'realpath', path: key }
+  if (whole !== undefined) return whole
+
+  const { root, segments } = split(key)
+  let kept = segments.length - 1
+  let current: string | undefined
+  for (; kept > 0; kept--) {
+    // Spelled raw (no path.join): joining would fold `link/..` lexically before the OS sees it.
+    current = yield { op: 'realpath', path: root + segments.slice(0, kept).join(path.sep) }
+    if (current !== undefined) break
+  }
+  current ??= (yield { op: 'realpath', path: root }) ?? root
+
+  const pending = segments.slice(kept)
+  // How many trailing components of `current` do not exist (directories a mkdir -p would create).
+  let missing = 0
+  let hops = 0
+  for (let segment = pending.shift(); segment !== undefined; segment = pending.shift()) {
+    if (segment === '.') continue
+    if (segment === '..') {
+      // `current` is fully resolved, so its textual parent is its real parent.
+      current = path.dirname(current)
+      if (missing > 0) missing--
+      continue
+    }
+    const next = path.join(current, segment)
+    if (missing > 0) {
+      // Nothing can exist under a directory that does not exist yet.
+      current = next
+      missing++
+      continue
+    }
+    const real = yield { op: 'realpath', path: next }
+    if (real !== undefined) {
+      current = real
+      continue
+    }
+    const link = yield { op: 'readlink', path: next }
+    if (link === undefined) {
+      current = next
+      missing = 1
+      continue
+    }
+    // A dangling symlink: a write through it lands at its target, so walk the link's text from here.
+    if (++hops > MAX_LINK_HOPS) throw tooManyLinks(key)
+    const parsed = split(path.isAbsolute(link) ? link : `${path.sep}${link}`)
+    if (path.isAbsolute(link)) current = parsed.root
+    pending.unshift(...parsed.segments)
+  }
+  return current
+}
+
+/** The root (`/`, `C:\`) and the non-empty components after it, as spelled (no folding of `..`). */
+function split(absolute: string): { root: string; segments: string[] } {
+  const { root } = path.parse(absolute)
+  const separators = path.sep === '/' ? /\/+/ : /[\\/]+/
+  return { root, segments: absolute.slice(root.length).split(separators).filter(Boolean) }
 }
 
 function tooManyLinks(target: string): NodeJS.ErrnoException {
@@ -53,92 +106,52 @@ function tooManyLinks(target: string): NodeJS.ErrnoException {
   })
 }
 
-/**
- * Where `target` would be once created: its nearest existing ancestor's realpath plus the missing
- * components. A missing component that is in fact a dangling symlink is followed (`readLink` gives its
- * text, or `undefined` when there is no link): a write through it lands at the link's target, which is
- * what must be judged. The rest of the missing part is judged as if it will be created as plain
- * directories; that is the TOCTOU window the README documents. Never stored: only `resolve` (the
- * cached realpath of existing ancestors) is.
- */
-export async function resolveForBoundary(
-  target: string,
-  resolve: (p: string) => Promise<string>,
-  readLink: (p: string) => Promise<string | undefined>,
-): Promise<string> {
-  let current = target
-  for (let hops = 0; hops <= MAX_LINK_HOPS; hops++) {
-    const found = await nearestExisting(current, resolve)
-    if (typeof found === 'string') return found
-    const { real, tail } = found
-    const next = step(real, tail, await readLink(path.join(real, tail[0] as string)))
-    if (next.done !== undefined) return next.done
-    current = next.next as string
-  }
-  throw tooManyLinks(target)
+/** The file-system calls a driver makes; `realpath` may be the cached one, `readlink` never is. */
+export interface BoundaryFs<T> {
+  readonly realpath: (p: string) => T
+  readonly readlink: (p: string) => T
 }
 
-async function nearestExisting(
-  target: string,
-  resolve: (p: string) => Promise<string>,
-): Promise<string | { real: string; tail: string[] }> {
-  try {
-    return await resolve(target)
-  } catch (err) {
-    if (!isMissing(err)) throw err
-    for (const { ancestor, tail } of ancestors(target)) {
-      try {
-        return { real: await resolve(ancestor), tail }
-      } catch (inner) {
-        if (!isMissing(inner)) throw inner
-      }
+/** Runs {@link boundaryWalk} with async calls. Failures other than "missing" reject unchanged. */
+export async function resolveForBoundary(target: string, fs: BoundaryFs<Promise<string>>): Promise<string> {
+  const walk = boundaryWalk(target)
+  let step = walk.next()
+  while (!step.done) {
+    const request = step.value
+    let reply: string | undefined
+    try {
+      reply = await (request.op === 'realpath' ? fs.realpath(request.path) : fs.readlink(request.path))
+    } catch (err) {
+      reply = nothingThere(request, err)
     }
-    throw err
+    step = walk.next(reply)
   }
+  return step.value
 }
 
-/** Synchronous {@link resolveForBoundary}. */
-export function resolveForBoundarySync(
-  target: string,
-  resolve: (p: string) => string,
-  readLink: (p: string) => string | undefined,
-): string {
-  let current = target
-  for (let hops = 0; hops <= MAX_LINK_HOPS; hops++) {
-    const found = nearestExistingSync(current, resolve)
-    if (typeof found === 'string') return found
-    const { real, tail } = found
-    const next = step(real, tail, readLink(path.join(real, tail[0] as string)))
-    if (next.done !== undefined) return next.done
-    current = next.next as string
-  }
-  throw tooManyLinks(target)
-}
-
-function nearestExistingSync(
-  target: string,
-  resolve: (p: string) => string,
-): string | { real: string; tail: string[] } {
-  try {
-    return resolve(target)
-  } catch (err) {
-    if (!isMissing(err)) throw err
-    for (const { ancestor, tail } of ancestors(target)) {
-      try {
-        return { real: resolve(ancestor), tail }
-      } catch (inner) {
-        if (!isMissing(inner)) throw inner
-      }
+/** Runs {@link boundaryWalk} with sync calls. */
+export function resolveForBoundarySync(target: string, fs: BoundaryFs<string>): string {
+  const walk = boundaryWalk(target)
+  let step = walk.next()
+  while (!step.done) {
+    const request = step.value
+    let reply: string | undefined
+    try {
+      reply = request.op === 'realpath' ? fs.realpath(request.path) : fs.readlink(request.path)
+    } catch (err) {
+      reply = nothingThere(request, err)
     }
-    throw err
+    step = walk.next(reply)
   }
+  return step.value
 }
 
 /**
- * `readlink` for the boundary walk: the link's text, or `undefined` when there is nothing there or it is
- * not a symlink (EINVAL). Other failures (EACCES…) are reported.
+ * `undefined` when `err` means "nothing there" for this request (readlink's EINVAL: it exists but is
+ * not a symlink); every other failure (EACCES, ELOOP, EIO…) is rethrown for the caller.
  */
-export function linkTextOrUndefined(err: unknown): undefined {
-  if (isMissing(err) || (err as { code?: unknown } | null)?.code === 'EINVAL') return undefined
+function nothingThere(request: BoundaryRequest, err: unknown): undefined {
+  if (isMissing(err)) return undefined
+  if (request.op === 'readlink' && (err as { code?: unknown } | null)?.code === 'EINVAL') return undefined
   throw err
 }

@@ -1,6 +1,7 @@
 import * as path from 'node:path'
 import { LRUCache } from 'lru-cache'
 import type { FsAdapter } from './fs-adapter.js'
+import { assertKnownKeys } from './known-keys.js'
 import { isSameOrUnder } from './path-match.js'
 import { RESET_FOR_TEST, register, type Resettable } from './registry.js'
 import { assertMode, assertOptions, assertPath } from './validate.js'
@@ -25,6 +26,11 @@ export interface ForgetDirOptions {
 
 /** Private to the owner: only the user's data should be readable in a session directory. */
 const DEFAULT_MODE = 0o700
+
+const ENSURE_OPTIONS = ['mode']
+/** fs.mkdir's own option names, which a caller of a `mkdir -p` wrapper naturally reaches for. */
+const MKDIR_NAMES = { recursive: "fs.mkdir's `recursive` is implied: ensureDir is always `mkdir -p`" }
+const FORGET_OPTIONS = ['deep']
 
 interface Flight {
   promise: Promise<void>
@@ -86,6 +92,7 @@ export class DirMemo implements Resettable {
   forget(dir: string, options?: ForgetDirOptions): number {
     assertPath('dir', dir)
     assertOptions('options', options)
+    assertKnownKeys('forgetDir(dir, options)', options, FORGET_OPTIONS)
     const base = path.resolve(dir)
     const deep = options?.deep === true
     for (const [key, flight] of [...this.#inflight]) {
@@ -114,6 +121,7 @@ export class DirMemo implements Resettable {
 function parse(dir: string, options: EnsureDirOptions | undefined): { key: string; mode: number } {
   assertPath('dir', dir)
   assertOptions('options', options)
+  assertKnownKeys('ensureDir(dir, options)', options, ENSURE_OPTIONS, MKDIR_NAMES)
   const mode = options?.mode ?? DEFAULT_MODE
   assertMode('options.mode', mode)
   // The memo key and the mkdir argument are the same resolved string, so what is memoized is exactly

@@ -1,7 +1,7 @@
 export type { EnsureDirOptions, ForgetDirOptions } from './dir-memo.js'
 export { ensureDir, ensureDirSync, forgetDir } from './ensure-dir.js'
 export { FsCacheArgumentError } from './errors.js'
-export type { InvalidateOptions, PathCacheOptions } from './options.js'
+export type { InvalidateOptions, IsPathWithinOptions, PathCacheOptions } from './options.js'
 export { createPathCache, PathCache, type PathCacheStats } from './path-cache.js'
 export { resetAllForTest } from './registry.js'
 export type { SlimStat } from './slim-stat.js'

@@ -44,3 +44,16 @@ export interface InvalidateOptions {
    */
   readonly deep?: boolean
 }
+
+/** Options of `isPathWithin()` and `isPathWithinSync()`. */
+export interface IsPathWithinOptions {
+  /**
+   * Ask the file system again for every step of this check instead of trusting a stored realpath, and
+   * refresh the stored answers with what it says. Use it where a directory may have been swapped for a
+   * symlink behind the cache's back (a shell command the agent ran, another process) right before a
+   * write. Costs what an uncached check costs: one `realpath` per step.
+   *
+   * @default false
+   */
+  readonly verify?: boolean
+}

@@ -1,9 +1,10 @@
-import { contains, linkTextOrUndefined, resolveForBoundary, resolveForBoundarySync } from './boundary.js'
+import { contains, resolveForBoundary, resolveForBoundarySync } from './boundary.js'
 import { DirMemo, type EnsureDirOptions } from './dir-memo.js'
 import { DirProbe } from './find-in-dir.js'
 import { NO_THROW, nodeFs, THROW, type FsAdapter, type FsStatsLike } from './fs-adapter.js'
 import { isMissing } from './is-missing.js'
-import type { InvalidateOptions, PathCacheOptions } from './options.js'
+import { assertKnownKeys, type ForeignNames } from './known-keys.js'
+import type { InvalidateOptions, IsPathWithinOptions, PathCacheOptions } from './options.js'
 import { normalizeForMatch, toKey } from './path-match.js'
 import { RESET_FOR_TEST, register, type Resettable } from './registry.js'
 import { toSlimStat, type SlimStat } from './slim-stat.js'
@@ -17,6 +18,24 @@ const DEFAULT_MAX = 1024
  * (lru-cache#331), so an unbounded `max` is a memory bug, not a setting.
  */
 const MAX_LIMIT = 1_048_576
+
+const CACHE_OPTIONS = ['max', 'ttlMs', 'fs', 'now']
+/** lru-cache's names for what people configure on a path cache, and what each one is here. */
+const LRU_CACHE_NAMES: ForeignNames = {
+  ttl: "lru-cache's `ttl` is `ttlMs` here (milliseconds)",
+  maxSize: "lru-cache's `maxSize` has no equivalent: the store is bounded by entry count, `max`",
+  sizeCalculation:
+    "lru-cache's `sizeCalculation` has no equivalent: the store is bounded by entry count, `max`",
+  maxEntrySize: "lru-cache's `maxEntrySize` has no equivalent: the store is bounded by entry count, `max`",
+  allowStale: "lru-cache's `allowStale` has no equivalent: an expired answer is never served",
+  updateAgeOnGet:
+    "lru-cache's `updateAgeOnGet` has no equivalent: an answer ages from when it was read from disk",
+  ttlAutopurge:
+    "lru-cache's `ttlAutopurge` has no equivalent: expired answers are dropped when next asked for",
+  perf: "lru-cache's `perf` is the test-only `now` here",
+}
+const INVALIDATE_OPTIONS = ['deep']
+const PATH_WITHIN_OPTIONS = ['verify']
 
 /** Counters since creation (or the last `resetAllForTest()`); reading them allocates one object. */
 export interface PathCacheStats {
@@ -62,6 +81,7 @@ export class PathCache implements Resettable {
 
   constructor(options?: PathCacheOptions) {
     assertOptions('options', options)
+    assertKnownKeys('createPathCache(options)', options, CACHE_OPTIONS, LRU_CACHE_NAMES)
     const max = options?.max ?? DEFAULT_MAX
     if (typeof max !== 'number' || !Number.isInteger(max) || max < 1 || max > MAX_LIMIT)
       throw invalidArgument('max', `an integer between 1 and ${MAX_LIMIT}`, max)
@@ -162,45 +182,38 @@ export class PathCache implements Resettable {
 
   /**
    * Security check: is `target` inside `root` once both are fully resolved? A symlink inside the root
-   * that points outside gives false. A `target` that does not exist yet is judged by the realpath of
-   * its nearest existing ancestor, and that derived answer is never stored. `root` must exist.
+   * that points outside gives false. A `target` that does not exist yet is resolved the way the kernel
+   * will resolve it when it is created: the longest existing prefix through realpath, then the rest one
+   * component at a time (`..` after a symlink is the parent of its target; a dangling symlink is followed).
+   * Only realpaths of existing paths are stored; the derived answer never is. `root` must exist.
+   * `{ verify: true }` trusts no stored realpath for this check.
    */
-  isPathWithin(root: string, target: string): Promise<boolean> {
+  isPathWithin(root: string, target: string, options?: IsPathWithinOptions): Promise<boolean> {
     assertPath('root', root)
     assertPath('target', target)
-    return this.#isPathWithin(root, target)
+    const verify = parseWithin(options)
+    return this.#isPathWithin(root, target, verify)
   }
 
-  async #isPathWithin(root: string, target: string): Promise<boolean> {
+  async #isPathWithin(root: string, target: string, verify: boolean): Promise<boolean> {
+    const realpath = verify ? (p: string) => this.#freshRealpath(p) : (p: string) => this.realpath(p)
     // Both sides at once: on a cold cache that halves the wait, and Promise.all handles both rejections.
     const [realRoot, realTarget] = await Promise.all([
-      this.realpath(root),
-      resolveForBoundary(
-        target,
-        (p) => this.realpath(p),
-        (p) => this.#fs.readlink(p).then(identity, linkTextOrUndefined),
-      ),
+      realpath(root),
+      resolveForBoundary(target, { realpath, readlink: (p) => this.#fs.readlink(p) }),
     ])
     return contains(realRoot, realTarget)
   }
 
-  isPathWithinSync(root: string, target: string): boolean {
+  isPathWithinSync(root: string, target: string, options?: IsPathWithinOptions): boolean {
     assertPath('root', root)
     assertPath('target', target)
-    const realRoot = this.realpathSync(root)
+    const verify = parseWithin(options)
+    const realpath = verify ? (p: string) => this.#freshRealpathSync(p) : (p: string) => this.realpathSync(p)
+    const realRoot = realpath(root)
     return contains(
       realRoot,
-      resolveForBoundarySync(
-        target,
-        (p) => this.realpathSync(p),
-        (p) => {
-          try {
-            return this.#fs.readlinkSync(p)
-          } catch (err) {
-            return linkTextOrUndefined(err)
-          }
-        },
-      ),
+      resolveForBoundarySync(target, { realpath, readlink: (p) => this.#fs.readlinkSync(p) }),
     )
   }
 
@@ -233,6 +246,7 @@ export class PathCache implements Resettable {
   invalidate(p: string, options?: InvalidateOptions): number {
     assertPath('path', p)
     assertOptions('options', options)
+    assertKnownKeys('invalidate(path, options)', options, INVALIDATE_OPTIONS)
     const deep = options?.deep ?? false
     if (typeof deep !== 'boolean') throw invalidArgument('options.deep', 'a boolean', deep)
     this.#detachFlights()
@@ -267,6 +281,34 @@ export class PathCache implements Resettable {
     this.clear()
     this.#hits = this.#misses = this.#joins = this.#invalidations = 0
     this.#store.evictions = this.#probe.evictions = this.#probe.hits = this.#probe.misses = 0
+  }
+
+  /**
+   * `realpath` that asks the file system even on a hit (for `verify`), and stores the fresh answer. An
+   * answer that moved means the tree changed under the cache: everything stored under the old spelling
+   * is dropped as well, as an `invalidate(p, { deep: true })` would.
+   */
+  async #freshRealpath(p: string): Promise<string> {
+    const epoch = this.#epoch
+    this.#misses++
+    const real = await this.#fs.realpath(p)
+    this.#refresh(p, real, epoch)
+    return real
+  }
+
+  #freshRealpathSync(p: string): string {
+    this.#misses++
+    const real = this.#fs.realpathSync(p)
+    this.#refresh(p, real, this.#epoch)
+    return real
+  }
+
+  #refresh(p: string, real: string, epoch: number): void {
+    const key = toKey(p)
+    const stored = this.#store.get('realpath', key)
+    if (stored !== undefined && stored !== real) this.invalidate(p, { deep: true })
+    else if (epoch !== this.#epoch) return
+    this.#store.set('realpath', key, real)
   }
 
   #detachFlights(): void {
@@ -369,6 +411,14 @@ export class PathCache implements Resettable {
 }
 
 const identity = (value: string): string => value
+
+function parseWithin(options: IsPathWithinOptions | undefined): boolean {
+  assertOptions('options', options)
+  assertKnownKeys('isPathWithin(root, target, options)', options, PATH_WITHIN_OPTIONS)
+  const verify = options?.verify ?? false
+  if (typeof verify !== 'boolean') throw invalidArgument('options.verify', 'a boolean', verify)
+  return verify
+}
 const isDirectoryAnswer = (st: SlimStat | undefined): boolean => st?.isDirectory === true
 const existsAnswer = (st: SlimStat | undefined): boolean => st !== undefined
 
