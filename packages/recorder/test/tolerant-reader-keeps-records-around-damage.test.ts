@@ -118,7 +118,13 @@ describe('the tolerant reader keeps every valid record around damage and names t
       const rich = makeRecord(1, 'u0', { message: { role: 'user', parts: [{ text: 'ü 😀 \u2028' }] } })
       await writeFile(file, `${A}\n${JSON.stringify(rich)}\n`)
       const result = await readSession(file)
-      expect(result).toEqual({ records: [a, rich], lines: [1, 2], problems: [], lastUuid: 'u1' })
+      expect(result).toEqual({
+        records: [a, rich],
+        lines: [1, 2],
+        problems: [],
+        recovered: [],
+        lastUuid: 'u1',
+      })
     })
   })
 

@@ -11,11 +11,11 @@ const C = JSON.stringify(makeRecord(2, 'u0'))
 
 describe('a line too long to decode is skipped unread and reported; the records around it survive', () => {
   it.for([
-    { name: 'inside one read', text: `${A}\n${'x'.repeat(150_000)}\n${C}\n`, kind: 'invalid-json', line: 2 },
+    { name: 'inside one read', text: `${A}\n${'x'.repeat(150_000)}\n${C}\n`, kind: 'too-long', line: 2 },
     {
       name: 'across many reads',
       text: `${A}\n${'\0'.repeat(1_000_000)}\n${C}\n`,
-      kind: 'invalid-json',
+      kind: 'too-long',
       line: 2,
     },
     {
@@ -52,7 +52,7 @@ describe('a line too long to decode is skipped unread and reported; the records 
       for await (const _record of streamRecords(file, options));
       expect(streamed.map((p) => [p.line, p.kind])).toEqual([
         [2, 'invalid-json'],
-        [3, 'invalid-json'],
+        [3, 'too-long'],
         [4, 'not-an-object'],
       ])
     })

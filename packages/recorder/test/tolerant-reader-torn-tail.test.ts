@@ -35,7 +35,13 @@ describe('a last line without a newline is a torn tail, never a record', () => {
     await withTempDir(async (dir) => {
       const file = path.join(dir, 's1.jsonl')
       await writeFile(file, '')
-      expect(await readSession(file)).toEqual({ records: [], lines: [], problems: [], lastUuid: null })
+      expect(await readSession(file)).toEqual({
+        records: [],
+        lines: [],
+        problems: [],
+        recovered: [],
+        lastUuid: null,
+      })
     })
   })
 })

@@ -8,6 +8,10 @@ export interface LineBatch {
   readonly firstLine: number
   /** With the `raw` option: each line's bytes as read (decoding replaces invalid UTF-8); else empty. */
   readonly raw: readonly Buffer[]
+  /** `starts[i]` is the byte offset in the file where `lines[i]` starts. */
+  readonly starts: readonly number[]
+  /** `lengths[i]` is the number of bytes of `lines[i]` (without its newline). */
+  readonly lengths: readonly number[]
 }
 
 /** The end of the file: the bytes after the last newline, if any (a torn tail or a live write). */
@@ -16,6 +20,8 @@ export interface LineTail {
   readonly line: number
   /** The same bytes as read (a cut can split a multi-byte character, which `text` cannot hold). */
   readonly bytes: Buffer
+  /** Byte offset in the file where the tail starts. */
+  readonly offset: number
 }
 
 export interface LineBatchOptions {
@@ -25,10 +31,14 @@ export interface LineBatchOptions {
    * Called, in line order, for a line longer than `maxLineBytes` instead of yielding it; `terminated` is
    * false when it is the unterminated last line.
    */
-  readonly onOverlong: (line: number, bytes: number, terminated: boolean) => void
+  readonly onOverlong: (line: number, bytes: number, terminated: boolean, offset: number) => void
   readonly signal?: AbortSignal | undefined
   /** Also yield each line's bytes, for a caller that must copy lines byte for byte. @default false */
   readonly raw?: boolean
+  /** Start reading at this byte offset (which must be the start of a line). @default 0 */
+  readonly startOffset?: number
+  /** Line number of the line at `startOffset`. @default 1 */
+  readonly firstLine?: number
   /** @internal Lowered by tests; the default is the longest line a string can be decoded from. */
   readonly maxLineBytes?: number | undefined
 }
@@ -61,9 +71,13 @@ export async function* lineBatches(filePath: string, options: LineBatchOptions):
     let buffer = Buffer.allocUnsafe(READ_CHUNK)
     // Bytes at the start of `buffer` that belong to a line whose newline has not been read yet.
     let carry = 0
+    // File offset of `buffer[0]`.
+    let base = options.startOffset ?? 0
     // Bytes of an over-long line dropped so far while looking for its newline; -1 when not skipping.
     let skipped = -1
-    let nextLine = 1
+    // File offset where the over-long line being skipped starts.
+    let skipStart = 0
+    let nextLine = options.firstLine ?? 1
     for (;;) {
       signal?.throwIfAborted()
       if (carry === buffer.length) {
@@ -72,19 +86,22 @@ export async function* lineBatches(filePath: string, options: LineBatchOptions):
         buffer.copy(bigger, 0, 0, carry)
         buffer = bigger
       }
-      const { bytesRead } = await handle.read(buffer, carry, buffer.length - carry, null)
+      const { bytesRead } = await handle.read(buffer, carry, buffer.length - carry, base + carry)
       if (bytesRead === 0) break
       const end = carry + bytesRead
       let lines: string[] = []
       let rawLines: Buffer[] = []
+      let starts: number[] = []
+      let lengths: number[] = []
       let start = 0
       let newline = buffer.indexOf(NEWLINE, carry)
       if (skipped !== -1) {
         if (newline === -1 || newline >= end) {
           skipped += bytesRead
+          base += end
           continue
         }
-        onOverlong(nextLine++, skipped + newline, true)
+        onOverlong(nextLine++, skipped + newline, true, skipStart)
         skipped = -1
         start = newline + 1
         newline = buffer.indexOf(NEWLINE, start)
@@ -92,13 +109,17 @@ export async function* lineBatches(filePath: string, options: LineBatchOptions):
       while (newline !== -1 && newline < end) {
         if (newline - start > maxLineBytes) {
           // Report it in order: the lines before it go out first.
-          if (lines.length > 0) yield { lines, firstLine: nextLine, raw: rawLines }
+          if (lines.length > 0) yield { lines, firstLine: nextLine, raw: rawLines, starts, lengths }
           nextLine += lines.length
           lines = []
           rawLines = []
-          onOverlong(nextLine++, newline - start, true)
+          starts = []
+          lengths = []
+          onOverlong(nextLine++, newline - start, true, base + start)
         } else {
           lines.push(buffer.toString('utf8', start, newline))
+          starts.push(base + start)
+          lengths.push(newline - start)
           if (raw) rawLines.push(Buffer.from(buffer.subarray(start, newline)))
         }
         start = newline + 1
@@ -107,17 +128,22 @@ export async function* lineBatches(filePath: string, options: LineBatchOptions):
       carry = end - start
       if (carry > maxLineBytes) {
         skipped = carry
+        skipStart = base + start
         carry = 0
-      } else if (start > 0 && carry > 0) buffer.copy(buffer, 0, start, end)
+        base += end
+      } else {
+        if (start > 0 && carry > 0) buffer.copy(buffer, 0, start, end)
+        base += start
+      }
       if (lines.length > 0) {
-        yield { lines, firstLine: nextLine, raw: rawLines }
+        yield { lines, firstLine: nextLine, raw: rawLines, starts, lengths }
         nextLine += lines.length
       }
     }
-    if (skipped !== -1) onOverlong(nextLine, skipped, false)
+    if (skipped !== -1) onOverlong(nextLine, skipped, false, skipStart)
     else if (carry > 0) {
       const bytes = Buffer.from(buffer.subarray(0, carry))
-      onTail({ text: bytes.toString('utf8'), line: nextLine, bytes })
+      onTail({ text: bytes.toString('utf8'), line: nextLine, bytes, offset: base })
     }
   } finally {
     await handle.close()

@@ -34,11 +34,12 @@ export function parseLine(text: string, line: number, sink: LineSink): number {
 }
 
 /** The problem for a final line that has no newline: it is never taken as a record (see README). */
-export function tornTailProblem(text: string, line: number): ReadProblem {
+export function tornTailProblem(text: string, line: number, offset?: number): ReadProblem {
   const bytes = Buffer.byteLength(text)
   const nul = /^\0+$/.test(text)
   return {
     line,
+    ...(offset === undefined ? {} : { offset }),
     kind: 'torn-tail',
     detail: nul
       ? `the file ends in ${bytes} NUL byte(s) without a newline: a write was cut off (power loss); not a record`
@@ -47,20 +48,29 @@ export function tornTailProblem(text: string, line: number): ReadProblem {
 }
 
 /**
- * The problem for a line too long to decode (see `MAX_LINE_BYTES`): it was skipped without being read into
- * memory. Unterminated, it is the torn tail.
+ * The problem for a line over the reader's limit (by default the longest string JavaScript can decode,
+ * `MAX_LINE_BYTES`; the CLI uses a lower one): it was skipped without being read into memory.
+ * Unterminated, it is the torn tail.
  */
-export function overlongLineProblem(line: number, bytes: number, terminated: boolean): ReadProblem {
+export function overlongLineProblem(
+  line: number,
+  bytes: number,
+  terminated: boolean,
+  offset?: number,
+): ReadProblem {
+  const at = offset === undefined ? {} : { offset }
   return terminated
     ? {
         line,
-        kind: 'invalid-json',
-        detail: `a line of ${bytes} bytes, longer than the longest string JavaScript can decode; skipped unread`,
+        ...at,
+        kind: 'too-long',
+        detail: `a line of ${bytes} bytes, longer than this reader's limit; skipped unread`,
       }
     : {
         line,
+        ...at,
         kind: 'torn-tail',
-        detail: `the last line has no newline (${bytes} byte(s), too long to decode): a write was cut off; not a record`,
+        detail: `the last line has no newline (${bytes} byte(s), longer than this reader's limit): a write was cut off; not a record`,
       }
 }
 

@@ -7,6 +7,8 @@ export type ProblemKind =
   | 'torn-tail'
   /** A complete line that is not JSON and holds no recoverable record. */
   | 'invalid-json'
+  /** A line longer than the reader's limit: skipped without being read into memory. */
+  | 'too-long'
   /** A line that is JSON but not an object (a number, string, array, `null`). */
   | 'not-an-object'
   /** Several records, or a torn fragment and a record, on one line; they were split. */
@@ -25,6 +27,8 @@ export type ProblemKind =
 export interface ReadProblem {
   /** 1-based physical line number (lines are separated by `\n`). */
   readonly line: number
+  /** Byte offset in the file where that line starts (absent for problems only the whole file reveals). */
+  readonly offset?: number
   readonly kind: ProblemKind
   /** A human-readable sentence saying what was found and what the reader did about it. */
   readonly detail: string
@@ -34,6 +38,7 @@ export interface ReadProblem {
 export const PROBLEM_KINDS: readonly ProblemKind[] = [
   'torn-tail',
   'invalid-json',
+  'too-long',
   'not-an-object',
   'glued',
   'nul-run',

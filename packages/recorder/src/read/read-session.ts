@@ -1,9 +1,9 @@
 import type { SessionRecord } from '../record-format.js'
-import { checkLinks } from './check-links.js'
+import { classifiedLines } from './classified-lines.js'
 import { checkSignal } from './describe-value.js'
-import { lineBatches, type LineTail } from './line-batches.js'
-import { overlongLineProblem, parseLine, tornTailProblem, type LineSink } from './parse-line.js'
+import { LinkIndex } from './link-index.js'
 import type { ReadProblem } from './problem.js'
+import type { RecoveredTornLine } from './recovered-line.js'
 
 export interface ReadSessionResult {
   /** Every valid record, in file order, unknown `type`s included. */
@@ -12,6 +12,11 @@ export interface ReadSessionResult {
   readonly lines: number[]
   /** Everything that was wrong, sorted by line; never thrown, never skipped silently. */
   readonly problems: ReadProblem[]
+  /**
+   * Torn lines a later `recovered` record of the file names (a crash, explained by the resumed writer):
+   * not damage, so not in `problems`. Sorted by line.
+   */
+  readonly recovered: RecoveredTornLine[]
   /** uuid of the last valid record (what a resumed session continues from), or null for none. */
   readonly lastUuid: string | null
 }
@@ -35,25 +40,21 @@ export async function readSession(
   const records: SessionRecord[] = []
   const lines: number[] = []
   const problems: ReadProblem[] = []
-  const sink: LineSink = {
-    record(record, line) {
-      records.push(record)
-      lines.push(line)
-    },
-    problem: (problem) => problems.push(problem),
+  const recovered: RecoveredTornLine[] = []
+  const links = new LinkIndex((problem) => problems.push(problem))
+  for await (const batch of classifiedLines(filePath, { signal, maxLineBytes: options?.maxLineBytes })) {
+    for (const entry of batch) {
+      if (entry.recovered !== undefined) recovered.push(entry.recovered)
+      for (const problem of entry.problems) problems.push(problem)
+      for (const record of entry.records) {
+        records.push(record)
+        lines.push(entry.line)
+        links.add(record.uuid, record.parentUuid, entry.line)
+      }
+    }
   }
-  let tail: LineTail | undefined
-  for await (const { lines: batch, firstLine } of lineBatches(filePath, {
-    onTail: (found) => (tail = found),
-    onOverlong: (line, bytes, terminated) => problems.push(overlongLineProblem(line, bytes, terminated)),
-    signal,
-    maxLineBytes: options?.maxLineBytes,
-  })) {
-    for (let i = 0; i < batch.length; i++) parseLine(batch[i]!, firstLine + i, sink)
-  }
-  if (tail !== undefined) problems.push(tornTailProblem(tail.text, tail.line))
-  problems.push(...checkLinks(records, lines))
+  links.finish()
   // Stable sort: on one line, reading problems come before link problems.
   problems.sort((a, b) => a.line - b.line)
-  return { records, lines, problems, lastUuid: records.at(-1)?.uuid ?? null }
+  return { records, lines, problems, recovered, lastUuid: records.at(-1)?.uuid ?? null }
 }

@@ -1,16 +1,20 @@
 import type { SessionRecord } from '../record-format.js'
-import { lineBatches, type LineTail } from './line-batches.js'
-import { overlongLineProblem, parseLine, tornTailProblem, type LineSink } from './parse-line.js'
-import type { ReadProblem } from './problem.js'
+import { classifiedLines } from './classified-lines.js'
 import { checkSignal, describeValue } from './describe-value.js'
+import type { ReadProblem } from './problem.js'
+import type { RecoveredTornLine } from './recovered-line.js'
 
 export interface StreamRecordsOptions {
   /**
    * Called for every line-level problem (everything but `orphan`, `duplicate-uuid` and `cycle`, which
-   * need the whole file: use `readSession` for those). Problems are never thrown.
+   * need the whole file: use `readSession` for those). Problems are never thrown. A damaged line is
+   * reported once the next record (or the end of the file) shows it is not a torn line a `recovered`
+   * record names.
    * @default undefined (problems are not reported)
    */
   readonly onProblem?: (problem: ReadProblem) => void
+  /** Called for each torn line that a later `recovered` record names (not damage). @default undefined */
+  readonly onRecovered?: (line: RecoveredTornLine) => void
   /** Stops the read between chunks; the iterator then throws the signal's reason. @default undefined */
   readonly signal?: AbortSignal
   /** @internal Test seam: lines longer than this are skipped unread (default: the longest decodable line). */
@@ -26,43 +30,33 @@ export function streamRecords(
   options: StreamRecordsOptions = {},
 ): AsyncGenerator<SessionRecord, void, undefined> {
   // Validated here, not inside the generator, so misuse throws at the call rather than at the first next().
-  const onProblem = checkOnProblem(options?.onProblem)
-  return generate(filePath, onProblem, checkSignal(options?.signal), options?.maxLineBytes)
+  const onProblem = checkCallback('onProblem', options?.onProblem)
+  const onRecovered = checkCallback('onRecovered', options?.onRecovered)
+  return generate(filePath, onProblem, onRecovered, checkSignal(options?.signal), options?.maxLineBytes)
 }
 
 async function* generate(
   filePath: string,
   onProblem: (problem: ReadProblem) => void,
+  onRecovered: (line: RecoveredTornLine) => void,
   signal: AbortSignal | undefined,
   maxLineBytes: number | undefined,
 ): AsyncGenerator<SessionRecord, void, undefined> {
-  const collected: SessionRecord[] = []
-  const sink: LineSink = {
-    record: (record) => collected.push(record),
-    problem: onProblem,
+  for await (const batch of classifiedLines(filePath, { signal, maxLineBytes })) {
+    for (const entry of batch) {
+      if (entry.recovered !== undefined) onRecovered(entry.recovered)
+      for (const problem of entry.problems) onProblem(problem)
+      for (const record of entry.records) yield record
+    }
   }
-  let tail: LineTail | undefined
-  const batches = lineBatches(filePath, {
-    onTail: (found) => (tail = found),
-    onOverlong: (line, bytes, terminated) => onProblem(overlongLineProblem(line, bytes, terminated)),
-    signal,
-    maxLineBytes,
-  })
-  for await (const batch of batches) {
-    const { lines, firstLine } = batch
-    for (let i = 0; i < lines.length; i++) parseLine(lines[i]!, firstLine + i, sink)
-    for (const record of collected) yield record
-    collected.length = 0
-  }
-  if (tail !== undefined) onProblem(tornTailProblem(tail.text, tail.line))
 }
 
-function checkOnProblem(given: unknown): (problem: ReadProblem) => void {
+function checkCallback<T>(name: string, given: unknown): (value: T) => void {
   if (given === undefined) return () => {}
   if (typeof given !== 'function') {
     throw new TypeError(
-      `Expected \`onProblem\` to be a function, got \`${describeValue(given)}\` (${typeof given})`,
+      `Expected \`${name}\` to be a function, got \`${describeValue(given)}\` (${typeof given})`,
     )
   }
-  return given as (problem: ReadProblem) => void
+  return given as (value: T) => void
 }

@@ -1,0 +1,55 @@
+import { lineBatches, type LineTail } from './line-batches.js'
+import { TornLineTracker, type ClassifiedLine } from './torn-line-tracker.js'
+
+export interface ClassifiedLinesOptions {
+  readonly signal?: AbortSignal | undefined
+  /** Lines longer than this are skipped unread and reported as `too-long`. @default the longest decodable line */
+  readonly maxLineBytes?: number | undefined
+  /** Attach each line's bytes as its payload (for a caller that copies lines byte for byte). @default false */
+  readonly raw?: boolean
+}
+
+/**
+ * The lines of a transcript, classified (records, damage, recovered torn lines), in file order and in
+ * batches, with bounded memory: one read buffer plus the damaged lines held since the last record.
+ * Payloads are the line bytes with `raw` (an over-long line's payload is empty: it was never read).
+ */
+export async function* classifiedLines(
+  filePath: string,
+  options: ClassifiedLinesOptions = {},
+): AsyncGenerator<ClassifiedLine<Buffer | undefined>[]> {
+  const raw = options.raw === true
+  let out: ClassifiedLine<Buffer | undefined>[] = []
+  const tracker = new TornLineTracker<Buffer | undefined>((line) => out.push(line))
+  let tail: LineTail | undefined
+  let overlongTail: { line: number; bytes: number; offset: number } | undefined
+  const batches = lineBatches(filePath, {
+    onTail: (found) => (tail = found),
+    onOverlong: (line, bytes, terminated, offset) => {
+      if (terminated) tracker.overlong(line, offset, bytes, raw ? Buffer.alloc(0) : undefined)
+      else overlongTail = { line, bytes, offset }
+    },
+    signal: options.signal,
+    maxLineBytes: options.maxLineBytes,
+    raw,
+  })
+  for await (const batch of batches) {
+    const { lines, starts, lengths, firstLine } = batch
+    for (let i = 0; i < lines.length; i++) {
+      tracker.line(lines[i]!, firstLine + i, starts[i]!, lengths[i]!, raw ? batch.raw[i]! : undefined)
+    }
+    if (out.length > 0) {
+      yield out
+      out = []
+    }
+  }
+  const found = tail
+  if (found !== undefined) {
+    const { text, line, offset, bytes } = found
+    tracker.end({ text, line, offset, length: bytes.length, overlong: false }, raw ? bytes : undefined)
+  } else if (overlongTail !== undefined) {
+    const { line, bytes, offset } = overlongTail
+    tracker.end({ text: '', line, offset, length: bytes, overlong: true }, raw ? Buffer.alloc(0) : undefined)
+  } else tracker.end()
+  if (out.length > 0) yield out
+}

@@ -1,0 +1,180 @@
+import type { SessionRecord } from '../record-format.js'
+import { overlongLineProblem, parseLine, tornTailProblem, type LineSink } from './parse-line.js'
+import type { ReadProblem } from './problem.js'
+import type { RecoveredTornLine } from './recovered-line.js'
+import { tornRangeOf } from './recovered-marker.js'
+
+/** One line of the file, classified. `payload` is whatever the caller attached to it (repair: its bytes). */
+export interface ClassifiedLine<P> {
+  readonly line: number
+  readonly offset: number
+  /** Bytes in the line, without its newline. */
+  readonly length: number
+  readonly payload: P
+  /** Valid records on the line, in order. */
+  readonly records: readonly SessionRecord[]
+  /** Damage on the line (empty for a clean line and for a recovered one). */
+  readonly problems: readonly ReadProblem[]
+  /** Set when the line is torn bytes that a later `recovered` record names: not damage. */
+  readonly recovered?: RecoveredTornLine
+}
+
+/**
+ * How many damaged lines are held while waiting to see whether a `recovered` record names them. A crash
+ * tears at most the few lines of one write (a NUL run, a partial line); more than this since the last
+ * record is damage whatever follows, and holding it would make the reader's memory depend on the input.
+ */
+export const MAX_HELD_LINES = 64
+/** Bytes of held payload (repair holds each damaged line's bytes) past which held lines are let go as damage. */
+export const MAX_HELD_PAYLOAD_BYTES = 64 * 1024 * 1024
+
+/** Bytes after the last newline of a file. */
+export interface FileTail {
+  readonly text: string
+  readonly line: number
+  readonly offset: number
+  readonly length: number
+  /** Over the reader's line limit: skipped unread, `text` is empty. */
+  readonly overlong: boolean
+}
+
+interface Held<P> {
+  readonly line: number
+  readonly offset: number
+  readonly length: number
+  readonly payload: P
+  readonly problems: ReadProblem[]
+}
+
+/**
+ * Classifies the lines of a transcript in file order, for every reader (readSession, streamRecords,
+ * verify, show, tail, repair): clean lines, damaged lines, and damaged lines that a later `recovered`
+ * record explains. Sans-I/O: the caller reads the bytes and feeds complete lines; classified lines come
+ * out through `emit`, in file order. A damaged line is held (bounded) until the next record shows whether
+ * it is recovered: the `recovered` record a resumed writer appends names the torn range by byte offset,
+ * and the range must match exactly — start where the last record's line ended, end where the marker
+ * begins (or one byte earlier: the newline the writer appended), and hold every line held since.
+ */
+export class TornLineTracker<P = undefined> {
+  readonly #emit: (line: ClassifiedLine<P>) => void
+  #held: Held<P>[] = []
+  #heldPayloadBytes = 0
+  // True when held lines had to be let go since the last record: the next marker cannot match any more.
+  #overflowed = false
+  // Byte offset just past the newline of the last line that held a record: where a torn range must start.
+  #lastGoodEnd: number
+  // Reused per line so the hot path allocates nothing for clean lines.
+  #records: SessionRecord[] = []
+  #problems: ReadProblem[] = []
+  readonly #collector: LineSink = {
+    record: (record) => this.#records.push(record),
+    problem: (problem) => this.#problems.push(problem),
+  }
+
+  constructor(emit: (line: ClassifiedLine<P>) => void, startOffset = 0) {
+    this.#emit = emit
+    this.#lastGoodEnd = startOffset
+  }
+
+  /** A complete line (its text without the newline) that starts at byte `offset` and is `length` bytes long. */
+  line(text: string, line: number, offset: number, length: number, payload: P): void {
+    parseLine(text, line, this.#collector)
+    const records = this.#records
+    const problems = this.#problems
+    if (records.length === 0 && problems.length === 0) return
+    if (records.length > 0) this.#records = []
+    if (problems.length > 0) this.#problems = []
+    const located = problems.map((problem) => withOffset(problem, offset))
+    if (records.length === 0) {
+      this.#hold({ line, offset, length, payload, problems: located }, payload !== undefined)
+      return
+    }
+    const range = tornRangeOf(records[0]!)
+    this.#release(range === undefined ? undefined : { ...range, at: offset, uuid: records[0]!.uuid })
+    this.#emit({ line, offset, length, payload, records, problems: located })
+    this.#lastGoodEnd = offset + length + 1
+    this.#overflowed = false
+  }
+
+  /** A complete line over the reader's limit, skipped unread. */
+  overlong(line: number, offset: number, length: number, payload: P): void {
+    const problem = overlongLineProblem(line, length, true, offset)
+    this.#hold({ line, offset, length, payload, problems: [problem] }, false)
+  }
+
+  /**
+   * The end of the file: lets go of every held line, then reports the bytes after the last newline, if
+   * any (`tail.overlong`: too long to read, so `text` is empty).
+   */
+  end(tail?: FileTail, payload?: P): void {
+    this.#release(undefined)
+    if (tail === undefined) return
+    const problem = tail.overlong
+      ? overlongLineProblem(tail.line, tail.length, false, tail.offset)
+      : tornTailProblem(tail.text, tail.line, tail.offset)
+    this.#emit({
+      line: tail.line,
+      offset: tail.offset,
+      length: tail.length,
+      payload: payload as P,
+      records: [],
+      problems: [problem],
+    })
+  }
+
+  /** Emits the held lines now, without waiting for a record (a follower that has caught up and stops). */
+  flush(): void {
+    this.#release(undefined)
+  }
+
+  #hold(held: Held<P>, countPayload: boolean): void {
+    this.#held.push(held)
+    if (countPayload) this.#heldPayloadBytes += held.length
+    if (this.#held.length > MAX_HELD_LINES || this.#heldPayloadBytes > MAX_HELD_PAYLOAD_BYTES) {
+      this.#release(undefined)
+      this.#overflowed = true
+    }
+  }
+
+  /** Emits the held lines: as recovered when `marker` names exactly their range, else as damage. */
+  #release(marker: { offset: number; length: number; at: number; uuid: string } | undefined): void {
+    const held = this.#held
+    if (held.length === 0) return
+    this.#held = []
+    this.#heldPayloadBytes = 0
+    const end = marker === undefined ? 0 : marker.offset + marker.length
+    const matches =
+      marker !== undefined &&
+      !this.#overflowed &&
+      marker.offset === this.#lastGoodEnd &&
+      (marker.at === end || marker.at === end + 1) &&
+      held.every((h) => h.offset >= marker.offset && h.offset + h.length <= end)
+    for (const h of held) {
+      if (!matches) {
+        this.#emit({ ...h, records: [] })
+        continue
+      }
+      const kinds = [...new Set(h.problems.map((p) => p.kind))]
+      this.#emit({
+        line: h.line,
+        offset: h.offset,
+        length: h.length,
+        payload: h.payload,
+        records: [],
+        problems: [],
+        recovered: {
+          line: h.line,
+          offset: h.offset,
+          length: h.length,
+          kinds,
+          recoveredBy: marker.uuid,
+          detail: `${h.length} torn byte(s) (${kinds.join(', ')}) left in place by a crash; the \`recovered\` record ${JSON.stringify(marker.uuid)} names bytes ${marker.offset}–${end}`,
+        },
+      })
+    }
+  }
+}
+
+function withOffset(problem: ReadProblem, offset: number): ReadProblem {
+  return { line: problem.line, offset, kind: problem.kind, detail: problem.detail }
+}
