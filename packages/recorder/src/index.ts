@@ -39,3 +39,12 @@ export {
   type RepairTranscriptOptions,
   type TranscriptRepair,
 } from './tail/repair-transcript.js'
+export type { RecoveredTornLine } from './read/recovered-line.js'
+export {
+  fileOwnership,
+  fileOwnershipSync,
+  ownershipOfPrefix,
+  OWNERSHIP_PREFIX_BYTES,
+  type FileOwnership,
+  type FileOwnershipVerdict,
+} from './read/file-ownership.js'

@@ -1,3 +1,4 @@
+import { readdir } from 'node:fs/promises'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { runInProcess } from './helpers/cli.js'
@@ -18,7 +19,7 @@ describe('sessiontape list prints the sessions of a directory, newest first', ()
         'UPDATED               RECORDS  SESSION  TITLE',
         '2026-02-01 10:30:00Z        5  newer    Refactor the parser',
         '2026-01-01 00:00:02Z        3  rebuilt',
-        '  ↳ no sidecar; rebuilt from the transcript and saved',
+        '  ↳ no sidecar; rebuilt from the transcript',
         '2026-01-01 00:00:00Z        2  older    First try',
         `3 session(s) in ${dir}`,
         '',
@@ -29,6 +30,17 @@ describe('sessiontape list prints the sessions of a directory, newest first', ()
       }[]
       expect(json.map((s) => s.sessionId)).toEqual(['newer', 'rebuilt', 'older'])
       expect(json[0]?.filePath).toBe(path.join(dir, 'newer.jsonl'))
+    })
+  })
+
+  it('saves rebuilt sidecars only with --rebuild-meta', async () => {
+    await withTempDir(async (dir) => {
+      await writeTranscript(dir, 's1', 3)
+      await runInProcess('list', dir)
+      expect(await readdir(dir)).toEqual(['s1.jsonl'])
+      const { stdout } = await runInProcess('list', '--rebuild-meta', dir)
+      expect(stdout).toContain('  ↳ no sidecar; rebuilt from the transcript and saved\n')
+      expect((await readdir(dir)).sort()).toEqual(['s1.jsonl', 's1.meta.json'])
     })
   })
 

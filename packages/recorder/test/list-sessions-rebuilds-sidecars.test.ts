@@ -1,4 +1,4 @@
-import { readFile, writeFile } from 'node:fs/promises'
+import { lstat, readFile, readlink, readdir, stat, symlink, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { FORMAT_VERSION, listSessions } from '../src/index.js'
@@ -22,69 +22,108 @@ async function transcriptWithTitles(dir: string): Promise<void> {
   ])
 }
 
-describe('listSessions rebuilds a missing, corrupt or stale sidecar from the transcript', () => {
-  it.for([
-    { name: 'missing', write: async () => {}, note: 'no sidecar' },
-    {
-      name: 'not JSON',
-      write: (dir: string) => writeFile(path.join(dir, 's1.meta.json'), '{"sessionId":"s1","crea'),
-      note: 'sidecar is not valid JSON',
-    },
-    {
-      name: 'wrong shape',
-      write: (dir: string) =>
-        writeFile(path.join(dir, 's1.meta.json'), JSON.stringify({ sessionId: 's1', recordCount: -1 })),
-      note: 'sidecar has no valid `createdAt`',
-    },
-    {
-      name: 'for another session',
-      write: (dir: string) => writeMetaFile(dir, meta('other', '2026-01-01T00:00:00.000Z', 1)),
-      note: 'sidecar names another session ("other")',
-      rename: true,
-    },
-  ])('$name', async ({ write, note, rename }) => {
+const { v: _v, ...summary } = expectedRebuilt
+
+describe('listSessions rebuilds a missing, corrupt or stale sidecar in memory; saves it only when asked and safe', () => {
+  it('is read-only by default: a missing sidecar is rebuilt but never written', async () => {
     await withTempDir(async (dir) => {
       await transcriptWithTitles(dir)
-      await write(dir)
-      if (rename === true) {
-        await writeFile(path.join(dir, 's1.meta.json'), await readFile(path.join(dir, 'other.meta.json')))
-      }
       const [session] = await listSessions(dir)
-      const { v: _v, ...summary } = expectedRebuilt
       expect(session).toEqual({
         ...summary,
         filePath: path.join(dir, 's1.jsonl'),
         source: 'rebuilt',
-        note: `${note}; rebuilt from the transcript and saved`,
+        note: 'no sidecar; rebuilt from the transcript',
       })
-      expect(JSON.parse(await readFile(path.join(dir, 's1.meta.json'), 'utf8'))).toEqual(expectedRebuilt)
+      expect(await readdir(dir)).toEqual(['s1.jsonl'])
+    })
+  })
+
+  it('with writeRebuiltMeta saves a missing sidecar atomically, mode 600', async () => {
+    await withTempDir(async (dir) => {
+      await transcriptWithTitles(dir)
+      const [session] = await listSessions(dir, { writeRebuiltMeta: true })
+      expect(session?.note).toBe('no sidecar; rebuilt from the transcript and saved')
+      const metaPath = path.join(dir, 's1.meta.json')
+      expect(JSON.parse(await readFile(metaPath, 'utf8'))).toEqual(expectedRebuilt)
+      expect((await stat(metaPath)).mode & 0o777).toBe(0o600)
+      expect((await readdir(dir)).sort()).toEqual(['s1.jsonl', 's1.meta.json'])
       // The saved sidecar makes the next listing cheap again.
       expect((await listSessions(dir))[0]?.source).toBe('sidecar')
     })
   })
 
-  it('rebuilds a sidecar much older than its transcript (the writer crashed before saving it)', async () => {
+  it('with writeRebuiltMeta replaces a stale sidecar of ours', async () => {
     await withTempDir(async (dir) => {
       await transcriptWithTitles(dir)
       await writeMetaFile(dir, meta('s1', '2026-01-01T00:00:00.000Z', 1))
       await setMtime(path.join(dir, 's1.meta.json'), 1_000_000)
       await setMtime(path.join(dir, 's1.jsonl'), 1_000_060)
-      const [session] = await listSessions(dir)
+      const [session] = await listSessions(dir, { writeRebuiltMeta: true })
       expect(session).toMatchObject({ recordCount: 4, source: 'rebuilt' })
-      expect(session?.note).toMatch(/^sidecar is older than the transcript \(stale\)/)
+      expect(session?.note).toBe(
+        'sidecar is older than the transcript (stale); rebuilt from the transcript and saved',
+      )
+      expect(JSON.parse(await readFile(path.join(dir, 's1.meta.json'), 'utf8'))).toEqual(expectedRebuilt)
     })
   })
 
-  it('leaves sidecars alone when writeRebuiltMeta is false', async () => {
+  it.for([
+    { name: 'not JSON', text: '{"sessionId":"s1","crea', note: 'sidecar is not valid JSON' },
+    {
+      name: 'another shape (another tool’s file)',
+      text: JSON.stringify({ agentType: 'general-purpose', description: 'x' }),
+      note: 'sidecar names another session (undefined)',
+    },
+    {
+      name: 'for another session',
+      text: JSON.stringify(meta('other', '2026-01-01T00:00:00.000Z', 1)),
+      note: 'sidecar names another session ("other")',
+    },
+  ])(
+    'never overwrites a file at the sidecar name that is not a sidecar of ours: $name',
+    async ({ text, note }) => {
+      await withTempDir(async (dir) => {
+        await transcriptWithTitles(dir)
+        const metaPath = path.join(dir, 's1.meta.json')
+        await writeFile(metaPath, text, { mode: 0o644 })
+        const [session] = await listSessions(dir, { writeRebuiltMeta: true })
+        expect(session).toMatchObject({ ...summary, source: 'rebuilt' })
+        expect(session?.note).toBe(
+          `${note}; rebuilt from the transcript, not saved: the file at the sidecar path is not a sidecar of ours (${note})`,
+        )
+        expect(await readFile(metaPath, 'utf8')).toBe(text)
+        expect((await stat(metaPath)).mode & 0o777).toBe(0o644)
+      })
+    },
+  )
+
+  it('never writes through a symlink planted at the sidecar name', async () => {
     await withTempDir(async (dir) => {
       await transcriptWithTitles(dir)
-      const [session] = await listSessions(dir, { writeRebuiltMeta: false })
-      expect(session).toMatchObject({
-        recordCount: 4,
-        source: 'rebuilt',
-        note: 'no sidecar; rebuilt from the transcript',
-      })
-      await expect(readFile(path.join(dir, 's1.meta.json'))).rejects.toMatchObject({ code: 'ENOENT' })
+      const target = path.join(dir, 'precious.txt')
+      await writeFile(target, 'precious', { mode: 0o644 })
+      const metaPath = path.join(dir, 's1.meta.json')
+      await symlink(target, metaPath)
+      const [session] = await listSessions(dir, { writeRebuiltMeta: true })
+      expect(session?.note).toMatch(/not saved: a symlink is at the sidecar path$/)
+      expect((await lstat(metaPath)).isSymbolicLink()).toBe(true)
+      expect(await readlink(metaPath)).toBe(target)
+      expect(await readFile(target, 'utf8')).toBe('precious')
+      expect((await stat(target)).mode & 0o777).toBe(0o644)
+    })
+  })
+
+  it('never writes a sidecar for a transcript that is not ours (another tool’s JSONL)', async () => {
+    await withTempDir(async (dir) => {
+      const foreign = `${JSON.stringify({ parentUuid: null, sessionId: 'x', type: 'user', uuid: 'a', timestamp: '2026-01-01T00:00:00.000Z' })}\n`
+      await writeFile(path.join(dir, 'agent-1.jsonl'), foreign)
+      const theirs = JSON.stringify({ agentType: 'general-purpose' })
+      await writeFile(path.join(dir, 'agent-1.meta.json'), theirs)
+      const [session] = await listSessions(dir, { writeRebuiltMeta: true })
+      expect(session?.note).toMatch(/not saved: the transcript is not ours: its first line does not start/)
+      expect(await readFile(path.join(dir, 'agent-1.meta.json'), 'utf8')).toBe(theirs)
+      expect((await readdir(dir)).sort()).toEqual(['agent-1.jsonl', 'agent-1.meta.json'])
     })
   })
 })

@@ -1,18 +1,37 @@
+import { plainStyle, type Style } from './style.js'
+
 /** Where a command writes. Tests and the real entry point both pass one. */
 export interface CliIo {
   readonly out: (text: string) => void
   readonly err: (text: string) => void
   /** Aborted when the process is asked to stop (SIGINT/SIGTERM): long-running commands end cleanly. */
   readonly signal: AbortSignal
+  /** Colours for human output (plain unless stdout is a terminal, see style.ts). @default plain */
+  readonly style?: Style
+  /**
+   * Resolves once the output has room again: a command printing a large transcript awaits it between
+   * batches, so a slow reader on a pipe cannot make the output pile up in memory. @default resolved
+   */
+  readonly drain?: () => Promise<void>
 }
 
-/** Exit codes shared by every command (`verify` documents 1 as "problems found"). */
+export function styleOf(io: CliIo): Style {
+  return io.style ?? plainStyle
+}
+
+export async function drained(io: CliIo): Promise<void> {
+  if (io.drain !== undefined) await io.drain()
+}
+
+/** Exit codes shared by every command. */
 export const ExitCode = {
   OK: 0,
   /** `verify`: the transcript has problems. `repair`: the session is held by a live recorder. */
   PROBLEMS: 1,
   /** The input could not be read (missing, a directory, no permission) or the command line was wrong. */
   UNREADABLE: 2,
+  /** `repair` refused to change a file: not ours, or nothing in it could be kept. The file is untouched. */
+  REFUSED: 3,
 } as const
 
 export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode]
@@ -21,8 +40,11 @@ export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode]
 export class CliError extends Error {
   override readonly name = 'CliError'
   readonly exitCode: ExitCode
-  constructor(message: string, exitCode: ExitCode = ExitCode.UNREADABLE) {
+  /** Stable code for `--json` error output (`EUSAGE`, `ENOENT`, `EFOREIGNFILE`, …). */
+  readonly code: string
+  constructor(message: string, exitCode: ExitCode = ExitCode.UNREADABLE, code = 'EUSAGE') {
     super(message)
     this.exitCode = exitCode
+    this.code = code
   }
 }

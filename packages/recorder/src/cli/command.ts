@@ -1,4 +1,5 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util'
+import { stringifyJson } from '../read/stringify-json.js'
 import { CliError, type CliIo, type ExitCode } from './cli-io.js'
 
 export interface Command {
@@ -48,8 +49,9 @@ export function expectPositionals(command: string, positionals: readonly string[
   }
 }
 
+/** Pretty JSON on stdout: exact JSON, stack-free on deep nesting, terminal-unsafe characters escaped. */
 export function writeJson(io: CliIo, value: unknown): void {
-  io.out(`${JSON.stringify(value, null, 2)}\n`)
+  io.out(`${stringifyJson(value, { indent: 2 })}\n`)
 }
 
 /** A string option's value (parseArgs already rejected a missing value), or undefined when absent. */

@@ -1,11 +1,12 @@
 import { open, stat, type FileHandle } from 'node:fs/promises'
 import { setTimeout as sleep } from 'node:timers/promises'
-import type { SessionRecord } from '../record-format.js'
-import { parseLine, tornTailProblem, type LineSink } from '../read/parse-line.js'
-import type { ReadProblem } from '../read/problem.js'
-import type { CliIo } from './cli-io.js'
+import { stringifyJson } from '../read/stringify-json.js'
+import { TornLineTracker, type ClassifiedLine } from '../read/torn-line-tracker.js'
+import { drained, styleOf, type CliIo } from './cli-io.js'
 import { findRecordLine } from './find-record-line.js'
-import { formatProblem, formatRecordLine } from './format-record.js'
+import { formatProblem, formatRecordLine, formatRecovered } from './format-record.js'
+import { CLI_MAX_LINE_BYTES } from './limits.js'
+import { tailStart } from './tail-start.js'
 
 export interface FollowOptions {
   /** Keep watching for appended records until stopped. */
@@ -13,6 +14,8 @@ export interface FollowOptions {
   /** How many of the existing records (and problems) to print first. */
   readonly count: number
   readonly json: boolean
+  /** @internal Test seam: lines longer than this are skipped unread. */
+  readonly maxLineBytes?: number
 }
 
 /** How often a followed file is checked for growth: fast enough to feel live, cheap enough to leave running. */
@@ -21,7 +24,7 @@ const READ_CHUNK = 1024 * 1024
 const NEWLINE = 0x0a
 /**
  * How many of the last bytes read after the last record are kept to notice that they were rewritten
- * (a resume truncates a torn tail and appends in one go, so the file never looks shorter to a poll).
+ * (an older resume truncated a torn tail and appended in one go, so the file never looked shorter).
  */
 const CHECK_BYTES = 4096
 
@@ -32,17 +35,30 @@ interface Entry {
 
 /**
  * Prints the last `count` records of a transcript and, with `follow`, every record appended afterwards.
- * A partial last line is a write in progress: it is printed once its newline arrives. A truncated or
- * replaced file (a repair) is announced on stderr and followed from the last record seen (or its end).
+ * It starts reading near the end (see tailStart), so `tail -n 3` of a huge file reads only its end.
+ * A partial last line is a write in progress: it is printed once its newline arrives. A line over the
+ * CLI's limit is reported and skipped unread. Torn bytes that a later `recovered` record names are
+ * printed as recovered. A truncated or replaced file is announced on stderr and followed from the last
+ * record seen (or its end). Lines are numbered when the file was read from its start; otherwise records
+ * and problems are labelled by byte offset (`@<offset>`), which stays true whatever happens before them.
  */
 export async function followFile(filePath: string, options: FollowOptions, io: CliIo): Promise<void> {
+  const style = styleOf(io)
+  const maxLineBytes = options.maxLineBytes ?? CLI_MAX_LINE_BYTES
   let handle: FileHandle = await open(filePath, 'r')
-  let inode = (await handle.stat()).ino
-  let offset = 0
+  const first = await handle.stat()
+  let inode = first.ino
+  let offset = await tailStart(handle, first.size, options.count)
+  let lineKnown = offset === 0
   let lineNumber = 0
+  // Bytes of the line being read (not yet terminated), and where it starts.
   let partial: Buffer[] = []
-  // End of the last complete line that held a record, and its line number: where a torn-tail repair cuts.
-  let validEnd = 0
+  let partialBytes = 0
+  let partialStart = offset
+  // True while skipping a line over the limit (its bytes are counted, not kept).
+  let skipping = false
+  // End of the last complete line that held a record, and its line number: where an old-style repair cut.
+  let validEnd = offset
   let validLine = 0
   // The last bytes read (up to CHECK_BYTES, ending at `offset`), to tell an append from a rewrite.
   let recent = Buffer.alloc(0)
@@ -57,20 +73,49 @@ export async function followFile(filePath: string, options: FollowOptions, io: C
       if (backlog.length > options.count) backlog.shift()
     }
   }
-  const sink: LineSink = {
-    record: (record: SessionRecord, line: number) => {
+  const label = (line: number, at: number): string => (lineKnown ? `${line}` : `@${at}`)
+  const print = (entry: ClassifiedLine<undefined>): void => {
+    if (entry.recovered !== undefined) {
+      emit(
+        options.json
+          ? { toErr: true, text: `${stringifyJson({ recovered: entry.recovered })}\n` }
+          : { toErr: false, text: `${formatRecovered(entry.recovered, style, lineKnown)}\n` },
+      )
+    }
+    for (const problem of entry.problems) {
+      emit(
+        options.json
+          ? { toErr: true, text: `${stringifyJson({ problem })}\n` }
+          : { toErr: false, text: `${formatProblem(problem, style, lineKnown)}\n` },
+      )
+    }
+    for (const record of entry.records) {
       lastUuid = record.uuid
       emit({
         toErr: false,
-        text: options.json ? `${JSON.stringify(record)}\n` : `${line}: ${formatRecordLine(record)}\n`,
+        text: options.json
+          ? `${stringifyJson(record)}\n`
+          : `${label(entry.line, entry.offset)}: ${formatRecordLine(record, style)}\n`,
       })
-    },
-    problem: (problem: ReadProblem) =>
-      emit(
-        options.json
-          ? { toErr: true, text: `${JSON.stringify({ problem })}\n` }
-          : { toErr: false, text: `${formatProblem(problem)}\n` },
-      ),
+    }
+    if (entry.records.length > 0) {
+      validEnd = entry.offset + entry.length + 1
+      validLine = entry.line
+    }
+  }
+  let tracker = new TornLineTracker<undefined>(print, offset)
+  const restart = (at: number, line: number, known: boolean): void => {
+    offset = at
+    lineNumber = line
+    lineKnown = known
+    partial = []
+    partialBytes = 0
+    partialStart = at
+    skipping = false
+    validEnd = at
+    validLine = line
+    recent = Buffer.alloc(0)
+    tracker = new TornLineTracker<undefined>(print, at)
   }
   const buffer = Buffer.allocUnsafe(READ_CHUNK)
   try {
@@ -83,30 +128,45 @@ export async function followFile(filePath: string, options: FollowOptions, io: C
         let newline: number
         const chunk = buffer.subarray(0, bytesRead)
         while ((newline = chunk.indexOf(NEWLINE, start)) !== -1) {
-          partial.push(chunk.subarray(start, newline))
-          const text = Buffer.concat(partial).toString('utf8')
-          partial = []
-          if (parseLine(text, ++lineNumber, sink) > 0) {
-            validEnd = chunkStart + newline + 1
-            validLine = lineNumber
+          const length = partialBytes + newline - start
+          const line = ++lineNumber
+          if (skipping || length > maxLineBytes) tracker.overlong(line, partialStart, length, undefined)
+          else {
+            partial.push(chunk.subarray(start, newline))
+            tracker.line(Buffer.concat(partial).toString('utf8'), line, partialStart, length, undefined)
           }
+          partial = []
+          partialBytes = 0
+          skipping = false
           start = newline + 1
+          partialStart = chunkStart + start
         }
-        // Copies: `buffer` is reused by the next read.
-        if (start < chunk.length) partial.push(Buffer.from(chunk.subarray(start)))
+        if (start < chunk.length) {
+          partialBytes += chunk.length - start
+          if (partialBytes > maxLineBytes) {
+            // Too long to hold: count the rest of the line instead of keeping it.
+            skipping = true
+            partial = []
+          } else if (!skipping) partial.push(Buffer.from(chunk.subarray(start))) // `buffer` is reused
+        }
         recent = Buffer.concat([recent, chunk.subarray(Math.max(0, bytesRead - CHECK_BYTES))])
         recent = Buffer.from(recent.subarray(Math.max(0, recent.length - CHECK_BYTES)))
         continue
       }
       if (!caughtUp) {
+        if (!options.follow) {
+          const text = skipping ? '' : Buffer.concat(partial).toString('utf8')
+          const tail =
+            partialBytes === 0
+              ? undefined
+              : { text, line: lineNumber + 1, offset: partialStart, length: partialBytes, overlong: skipping }
+          tracker.end(tail)
+        }
         caughtUp = true
         for (const entry of backlog.splice(0)) (entry.toErr ? io.err : io.out)(entry.text)
+        await drained(io)
       }
-      if (!options.follow) {
-        const text = Buffer.concat(partial).toString('utf8')
-        if (text.length > 0) sink.problem(tornTailProblem(text, lineNumber + 1))
-        return
-      }
+      if (!options.follow) return
       try {
         await sleep(POLL_MS, undefined, { signal: io.signal })
       } catch {
@@ -125,31 +185,22 @@ export async function followFile(filePath: string, options: FollowOptions, io: C
         io.err(
           `sessiontape tail: ${filePath} was replaced (repaired?); following the new file from line ${from.line + 1}\n`,
         )
-        offset = from.offset
-        lineNumber = from.line
-        partial = []
-        validEnd = offset
-        validLine = lineNumber
-        recent = Buffer.alloc(0)
+        restart(from.offset, from.line, true)
       } else if (
         now.size < offset ||
         (offset > validEnd && (await tailRewritten(handle, offset, validEnd, recent)))
       ) {
         if (now.size >= validEnd) {
-          // What a resume does: the bytes after the last record were quarantined, new records follow.
+          // What an older resume did: the bytes after the last record were quarantined, new records follow.
           io.err(
-            `sessiontape tail: the end of ${filePath} after line ${validLine} was rewritten (a resume repaired its torn tail?); reading it again from there\n`,
+            `sessiontape tail: the end of ${filePath} after ${lineKnown ? `line ${validLine}` : `byte ${validEnd}`} was rewritten (a resume repaired its torn tail?); reading it again from there\n`,
           )
-          offset = validEnd
-          lineNumber = validLine
+          restart(validEnd, validLine, lineKnown)
         } else {
+          // Lines before the cut may be gone too: from here on, positions are byte offsets.
           io.err(`sessiontape tail: ${filePath} was truncated to ${now.size} bytes; following from there\n`)
-          offset = now.size
-          validEnd = offset
-          validLine = lineNumber
+          restart(now.size, lineNumber, false)
         }
-        partial = []
-        recent = Buffer.alloc(0)
       }
     }
   } finally {

@@ -1,31 +1,69 @@
 import { ENVELOPE_FIELDS, type SessionRecord } from '../record-format.js'
 import type { ReadProblem } from '../read/problem.js'
+import type { RecoveredTornLine } from '../read/recovered-line.js'
+import { stringifyJson } from '../read/stringify-json.js'
+import { displayBlock, displayLine } from './display-text.js'
+import { plainStyle, type Style } from './style.js'
 
 const ENVELOPE = new Set<string>(ENVELOPE_FIELDS)
 /** A record body in `show` stops after this many lines / characters, so one huge tool output stays readable. */
 const MAX_BODY_LINES = 20
 const MAX_BODY_CHARS = 2000
+/** A non-text field is shown as compact JSON of at most this many characters. */
+const MAX_FIELD_CHARS = 300
 const ONE_LINE_CHARS = 100
+/** Fields shown as the record's text, in order of preference. */
+const TEXT_FIELDS = ['text', 'content'] as const
 
-/** `2026-01-01 10:15:03Z` from an ISO timestamp (left alone if it is not one). */
+/** `2026-01-01 10:15:03Z` from an ISO timestamp (left alone, made safe, if it is not one). */
 export function shortTime(timestamp: string): string {
   const match = /^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2}:\d{2})(?:\.\d+)?Z$/.exec(timestamp)
-  return match === null ? timestamp : `${match[1]} ${match[2]}Z`
+  return match === null ? displayLine(timestamp) : `${match[1]} ${match[2]}Z`
 }
 
-/** The record's caller data, as text: its `text` or `content` string if it has one, else compact JSON. */
+/** The caller data of a record, as [key, value] pairs (own keys: a `__proto__` key is data like any other). */
+function dataFields(record: SessionRecord): Array<[string, unknown]> {
+  const fields: Array<[string, unknown]> = []
+  for (const key of Object.keys(record)) if (!ENVELOPE.has(key)) fields.push([key, record[key]])
+  return fields
+}
+
+function textField(record: SessionRecord): string | undefined {
+  for (const name of TEXT_FIELDS) {
+    if (Object.hasOwn(record, name) && typeof record[name] === 'string') return name
+  }
+  return undefined
+}
+
+/** A field value for display: a string as is, anything else as compact JSON; bounded, never recursive. */
+function fieldText(value: unknown, maxChars: number): string {
+  if (typeof value === 'string') return value.length > maxChars ? `${value.slice(0, maxChars)}…` : value
+  return stringifyJson(value, { maxChars })
+}
+
+/**
+ * Every data field of a record as readable text, nothing left out: the `text` (or `content`) string first,
+ * then each other field as `key: value` — tool calls, tool results, unknown types alike.
+ */
 export function bodyText(record: SessionRecord): string {
-  if (typeof record.text === 'string') return record.text
-  if (typeof record.content === 'string') return record.content
-  const data: Record<string, unknown> = {}
-  for (const [key, value] of Object.entries(record)) if (!ENVELOPE.has(key)) data[key] = value
-  return Object.keys(data).length === 0 ? '' : JSON.stringify(data)
+  const main = textField(record)
+  const parts: string[] = []
+  if (main !== undefined) parts.push(fieldText(record[main], MAX_BODY_CHARS))
+  for (const [key, value] of dataFields(record)) {
+    if (key === main) continue
+    parts.push(`${key}: ${fieldText(value, MAX_FIELD_CHARS)}`)
+  }
+  return parts.join('\n')
 }
 
 /** Header line and indented body of one record, as `show` prints it. */
-export function formatRecord(record: SessionRecord, line: number | undefined): string {
+export function formatRecord(
+  record: SessionRecord,
+  line: number | undefined,
+  style: Style = plainStyle,
+): string {
   const where = line === undefined ? '' : `line ${line} · `
-  let text = `── ${where}${shortTime(record.timestamp)} · ${record.type} · ${record.uuid}\n`
+  let text = `${style.dim(`── ${where}${shortTime(record.timestamp)} ·`)} ${style.type(displayLine(record.type))} ${style.dim(`· ${displayLine(record.uuid)}`)}\n`
   let body = bodyText(record)
   if (body.length === 0) return text
   let note = ''
@@ -38,18 +76,38 @@ export function formatRecord(record: SessionRecord, line: number | undefined): s
     note = ` … (${lines.length - MAX_BODY_LINES} more lines)`
     lines.length = MAX_BODY_LINES
   }
-  for (const bodyLine of lines) text += `   ${bodyLine}\n`
-  if (note !== '') text += `  ${note}\n`
+  for (const bodyLine of lines) text += `   ${displayBlock(bodyLine)}\n`
+  if (note !== '') text += `  ${style.dim(note)}\n`
   return text
 }
 
 /** One line per record, for `tail` and the tree view. */
-export function formatRecordLine(record: SessionRecord): string {
-  const body = bodyText(record).replace(/\s+/g, ' ').trim()
+export function formatRecordLine(record: SessionRecord, style: Style = plainStyle): string {
+  const body = bodyText(record)
+    .slice(0, ONE_LINE_CHARS * 4)
+    .replace(/\s+/g, ' ')
+    .trim()
   const preview = body.length > ONE_LINE_CHARS ? `${body.slice(0, ONE_LINE_CHARS)}…` : body
-  return `${shortTime(record.timestamp)} ${record.type}${preview === '' ? '' : `: ${preview}`}`
+  return `${style.dim(shortTime(record.timestamp))} ${style.type(displayLine(record.type))}${preview === '' ? '' : `: ${displayLine(preview)}`}`
 }
 
-export function formatProblem(problem: ReadProblem): string {
-  return `⚠ line ${problem.line} · ${problem.kind} · ${problem.detail}`
+/** Where a problem is: its line when known, else its byte offset (a reader that started mid-file). */
+function where(line: number, offset: number | undefined, lineKnown: boolean): string {
+  return lineKnown || offset === undefined ? `line ${line}` : `byte ${offset}`
+}
+
+export function formatProblem(problem: ReadProblem, style: Style = plainStyle, lineKnown = true): string {
+  return style.warn(
+    `⚠ ${where(problem.line, problem.offset, lineKnown)} · ${problem.kind} · ${displayLine(problem.detail)}`,
+  )
+}
+
+export function formatRecovered(
+  entry: RecoveredTornLine,
+  style: Style = plainStyle,
+  lineKnown = true,
+): string {
+  return style.dim(
+    `↺ ${where(entry.line, entry.offset, lineKnown)} · recovered · ${displayLine(entry.detail)}`,
+  )
 }

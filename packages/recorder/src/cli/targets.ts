@@ -1,21 +1,33 @@
 import { stat } from 'node:fs/promises'
 import path from 'node:path'
-import { CliError } from './cli-io.js'
+import { CliError, ExitCode } from './cli-io.js'
 
 /** Resolves a transcript argument, with a clear message for a missing file or a directory. */
 export async function requireFile(command: string, given: string | undefined): Promise<string> {
   if (given === undefined)
     throw new CliError(`sessiontape ${command}: missing <file>. Run \`sessiontape ${command} --help\`.`)
   const info = await stat(given).catch((error: NodeJS.ErrnoException) => {
-    throw new CliError(`sessiontape ${command}: ${describeStatError(given, error, 'file')}`)
+    throw new CliError(
+      `sessiontape ${command}: ${describeStatError(given, error, 'file')}`,
+      ExitCode.UNREADABLE,
+      error.code ?? 'EUNREADABLE',
+    )
   })
   if (info.isDirectory()) {
     throw new CliError(
       `sessiontape ${command}: ${given} is a directory, but \`${command}\` expects a transcript file (<sessionId>.jsonl).\n` +
         `To see the sessions in it: sessiontape list ${given}`,
+      ExitCode.UNREADABLE,
+      'EISDIR',
     )
   }
-  if (!info.isFile()) throw new CliError(`sessiontape ${command}: ${given} is not a regular file`)
+  if (!info.isFile()) {
+    throw new CliError(
+      `sessiontape ${command}: ${given} is not a regular file`,
+      ExitCode.UNREADABLE,
+      'ENOTFILE',
+    )
+  }
   return path.resolve(given)
 }
 
@@ -24,12 +36,18 @@ export async function requireDirectory(command: string, given: string | undefine
   if (given === undefined)
     throw new CliError(`sessiontape ${command}: missing <dir>. Run \`sessiontape ${command} --help\`.`)
   const info = await stat(given).catch((error: NodeJS.ErrnoException) => {
-    throw new CliError(`sessiontape ${command}: ${describeStatError(given, error, 'directory')}`)
+    throw new CliError(
+      `sessiontape ${command}: ${describeStatError(given, error, 'directory')}`,
+      ExitCode.UNREADABLE,
+      error.code ?? 'EUNREADABLE',
+    )
   })
   if (!info.isDirectory()) {
     throw new CliError(
       `sessiontape ${command}: ${given} is a file, but \`${command}\` expects a directory of sessions.\n` +
         `To read this transcript: sessiontape show ${given}`,
+      ExitCode.UNREADABLE,
+      'ENOTDIR',
     )
   }
   return path.resolve(given)

@@ -2,7 +2,8 @@ import { readdir, stat } from 'node:fs/promises'
 import path from 'node:path'
 import { isValidSessionId, metaFileName, type SessionMeta } from '../record-format.js'
 import { describeValue } from './describe-value.js'
-import { readMeta, rebuildMeta, writeMeta } from './session-meta.js'
+import { saveRebuiltMeta } from './save-rebuilt-meta.js'
+import { readMeta, rebuildMeta } from './session-meta.js'
 
 /** One session as {@link listSessions} reports it. */
 export interface SessionSummary {
@@ -21,9 +22,11 @@ export interface SessionSummary {
 
 export interface ListSessionsOptions {
   /**
-   * Write a rebuilt sidecar back (atomically) so the next listing is cheap again. Failure to write is
-   * noted in `note`, never thrown.
-   * @default true
+   * Save a rebuilt sidecar so the next listing is cheap again — only for a transcript that is ours, never
+   * through a symlink, never over a file at the sidecar's name that is not a sidecar of ours (another
+   * tool's `*.meta.json`), atomically. Not saving, and why, is noted in `note`, never thrown. Listing is
+   * read-only unless this is set.
+   * @default false
    */
   readonly writeRebuiltMeta?: boolean
   /**
@@ -53,7 +56,7 @@ export async function listSessions(
       `Expected \`dir\` to be a non-empty string, got \`${describeValue(dir)}\` (${typeof dir})`,
     )
   }
-  const writeRebuilt = options?.writeRebuiltMeta ?? true
+  const writeRebuilt = options?.writeRebuiltMeta ?? false
   const staleMetaMs = options?.staleMetaMs ?? DEFAULT_STALE_META_MS
   if (!(typeof staleMetaMs === 'number' && staleMetaMs >= 0)) {
     throw new TypeError(
@@ -109,8 +112,10 @@ async function summarize(
   }
   if (writeRebuilt && isValidSessionId(sessionId)) {
     try {
-      await writeMeta(metaPath, rebuilt)
-      note += '; rebuilt from the transcript and saved'
+      const outcome = await saveRebuiltMeta(filePath, metaPath, rebuilt)
+      note += outcome.saved
+        ? '; rebuilt from the transcript and saved'
+        : `; rebuilt from the transcript, not saved: ${outcome.reason}`
     } catch (error) {
       note += `; rebuilt from the transcript, could not save it (${(error as NodeJS.ErrnoException).code ?? String(error)})`
     }

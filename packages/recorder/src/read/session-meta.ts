@@ -1,20 +1,32 @@
+import { constants } from 'node:fs'
 import { readFile } from 'node:fs/promises'
-import { createRequire } from 'node:module'
-import type WriteFileAtomic from 'write-file-atomic'
 import { FORMAT_VERSION, TITLE_RECORD_TYPE, type SessionMeta } from '../record-format.js'
 import { streamRecords } from './stream-records.js'
 
-// write-file-atomic pulls in signal-exit: loaded on first use, so importing the package touches nothing.
-let writeFileAtomic: typeof WriteFileAtomic | undefined
-
-/** Sidecars are as private as the transcripts they describe. */
-const META_MODE = 0o600
+/**
+ * Lines longer than this are skipped (not counted) while a sidecar is rebuilt: listing rebuilds several
+ * sessions at once, and each must stay small in memory whatever its transcript holds.
+ */
+const REBUILD_MAX_LINE_BYTES = 16 * 1024 * 1024
 
 /** Reads and validates a `<sessionId>.meta.json` sidecar; returns why it cannot be used instead of throwing. */
 export async function readMeta(metaPath: string, sessionId: string): Promise<SessionMeta | string> {
+  return readMetaWith(metaPath, sessionId, 'r')
+}
+
+/** {@link readMeta} without following a symlink at `metaPath` (a symlink there is not a sidecar of ours). */
+export async function readMetaNoFollow(metaPath: string, sessionId: string): Promise<SessionMeta | string> {
+  return readMetaWith(metaPath, sessionId, constants.O_RDONLY | constants.O_NOFOLLOW)
+}
+
+async function readMetaWith(
+  metaPath: string,
+  sessionId: string,
+  flags: string | number,
+): Promise<SessionMeta | string> {
   let text: string
   try {
-    text = await readFile(metaPath, 'utf8')
+    text = await readFile(metaPath, { encoding: 'utf8', flag: flags as string })
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code
     return code === 'ENOENT' ? 'no sidecar' : `sidecar unreadable (${code ?? String(error)})`
@@ -60,7 +72,7 @@ export async function rebuildMeta(
   let updatedAt = fallbackTime
   let lastUuid: string | null = null
   let title: string | undefined
-  for await (const record of streamRecords(transcriptPath)) {
+  for await (const record of streamRecords(transcriptPath, { maxLineBytes: REBUILD_MAX_LINE_BYTES })) {
     recordCount++
     createdAt ??= record.timestamp
     updatedAt = record.timestamp
@@ -76,15 +88,4 @@ export async function rebuildMeta(
     ...(title === undefined ? {} : { title }),
     v: FORMAT_VERSION,
   }
-}
-
-/** Writes a sidecar atomically (temp file + rename), so a reader never sees half of one. */
-export async function writeMeta(metaPath: string, meta: SessionMeta): Promise<void> {
-  // In a bundle, `require` is the bundler's and the literal call is bundled (see meta-writer.ts).
-  writeFileAtomic ??=
-    typeof require === 'function'
-      ? // eslint-disable-next-line @typescript-eslint/no-require-imports -- a literal require() is what bundlers follow
-        (require('write-file-atomic') as typeof WriteFileAtomic)
-      : (createRequire(import.meta.url)('write-file-atomic') as typeof WriteFileAtomic)
-  await writeFileAtomic(metaPath, `${JSON.stringify(meta)}\n`, { mode: META_MODE })
 }

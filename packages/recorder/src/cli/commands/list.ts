@@ -1,6 +1,7 @@
 import { listSessions, type SessionSummary } from '../../read/list-sessions.js'
 import { ExitCode } from '../cli-io.js'
 import { expectPositionals, parseCommandArgs, writeJson, type Command } from '../command.js'
+import { displayLine } from '../display-text.js'
 import { shortTime } from '../format-record.js'
 import { requireDirectory } from '../targets.js'
 
@@ -9,25 +10,36 @@ const TITLE_CHARS = 50
 export const listCommand: Command = {
   name: 'list',
   summary: 'list the sessions in a directory, newest first',
-  help: `Usage: sessiontape list <dir> [--json] [--no-save]
+  help: `Usage: sessiontape list <dir> [--json] [--rebuild-meta]
 
 Lists every session (every <sessionId>.jsonl) in <dir>, newest first: last update, record count,
 session id and title. Figures come from the <sessionId>.meta.json sidecars; a missing, corrupt or
-stale sidecar is rebuilt from its transcript (and saved, unless --no-save). A session whose files
-cannot be parsed is still listed, with a note; nothing is ever hidden or deleted.
+stale sidecar is rebuilt in memory from its transcript. A session whose files cannot be parsed is
+still listed, with a note; nothing is ever hidden or deleted. Titles and names are shown with
+control characters made visible.
+
+Writes nothing, unless --rebuild-meta is given: then a rebuilt sidecar is saved, only when its
+transcript is ours, never through a symlink, never over a file at that name that is not a
+sidecar of ours (other tools keep *.meta.json files too), atomically (temp file + rename).
 
 Options:
-  --json      print the sessions as a JSON array
-  --no-save   do not write rebuilt sidecars back
-  -h, --help  show this help
+  --json          print the sessions as a JSON array
+  --rebuild-meta  save rebuilt sidecars (see above)
+  --no-save       accepted for compatibility: not saving is the default
+  -h, --help      show this help
 
 Exit codes: 0 listed (even with notes), 2 <dir> missing or not a directory.
 `,
   async run(args, io) {
-    const { values, positionals } = parseCommandArgs('list', args, { 'no-save': { type: 'boolean' } })
+    const { values, positionals } = parseCommandArgs('list', args, {
+      'no-save': { type: 'boolean' },
+      'rebuild-meta': { type: 'boolean' },
+    })
     expectPositionals('list', positionals, 1)
     const dir = await requireDirectory('list', positionals[0])
-    const sessions = await listSessions(dir, { writeRebuiltMeta: values['no-save'] !== true })
+    const sessions = await listSessions(dir, {
+      writeRebuiltMeta: values['rebuild-meta'] === true && values['no-save'] !== true,
+    })
     if (values.json === true) writeJson(io, sessions)
     else io.out(formatTable(dir, sessions))
     return ExitCode.OK
@@ -35,8 +47,13 @@ Exit codes: 0 listed (even with notes), 2 <dir> missing or not a directory.
 }
 
 function formatTable(dir: string, sessions: readonly SessionSummary[]): string {
-  if (sessions.length === 0) return `No sessions in ${dir}\n`
-  const rows = sessions.map((s) => [shortTime(s.updatedAt), String(s.recordCount), s.sessionId, title(s)])
+  if (sessions.length === 0) return `No sessions in ${displayLine(dir)}\n`
+  const rows = sessions.map((s) => [
+    shortTime(s.updatedAt),
+    String(s.recordCount),
+    displayLine(s.sessionId),
+    title(s),
+  ])
   const header = ['UPDATED', 'RECORDS', 'SESSION', 'TITLE']
   const widths = header.map((h, column) => Math.max(h.length, ...rows.map((row) => row[column]!.length)))
   const render = (cells: readonly string[]) =>
@@ -48,12 +65,12 @@ function formatTable(dir: string, sessions: readonly SessionSummary[]): string {
   for (let i = 0; i < rows.length; i++) {
     text += `${render(rows[i]!)}\n`
     const note = sessions[i]!.note
-    if (note !== undefined) text += `  ↳ ${note}\n`
+    if (note !== undefined) text += `  ↳ ${displayLine(note)}\n`
   }
-  return `${text}${sessions.length} session(s) in ${dir}\n`
+  return `${text}${sessions.length} session(s) in ${displayLine(dir)}\n`
 }
 
 function title(session: SessionSummary): string {
-  const text = (session.title ?? '').replace(/\s+/g, ' ')
-  return text.length > TITLE_CHARS ? `${text.slice(0, TITLE_CHARS)}…` : text
+  const text = (session.title ?? '').slice(0, TITLE_CHARS * 4).replace(/\s+/g, ' ')
+  return displayLine(text.length > TITLE_CHARS ? `${text.slice(0, TITLE_CHARS)}…` : text)
 }

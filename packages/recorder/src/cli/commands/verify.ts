@@ -1,8 +1,12 @@
-import { readSession } from '../../read/read-session.js'
-import { ExitCode } from '../cli-io.js'
+import { scanTranscript, type TranscriptScan } from '../../read/scan-transcript.js'
+import { ExitCode, styleOf } from '../cli-io.js'
 import { expectPositionals, parseCommandArgs, writeJson, type Command } from '../command.js'
-import { formatProblem } from '../format-record.js'
+import { displayLine } from '../display-text.js'
+import { formatProblem, formatRecovered } from '../format-record.js'
+import { CLI_KEEP_PROBLEMS, CLI_MAX_LINE_BYTES } from '../limits.js'
 import { requireFile } from '../targets.js'
+
+const LINK_KINDS = new Set(['orphan', 'duplicate-uuid', 'cycle'])
 
 export const verifyCommand: Command = {
   name: 'verify',
@@ -10,31 +14,69 @@ export const verifyCommand: Command = {
   help: `Usage: sessiontape verify <file> [--json]
 
 Reads a transcript tolerantly and lists every problem with its line number: torn-tail,
-invalid-json, not-an-object, glued, nul-run, missing-envelope, orphan, duplicate-uuid, cycle.
-Reading never stops at a problem: every valid record around it is counted.
+invalid-json, too-long, not-an-object, glued, nul-run, missing-envelope, orphan, duplicate-uuid,
+cycle. Reading never stops at a problem: every valid record around it is counted. Torn bytes a
+later \`recovered\` record names (a crash that a resumed recorder explained) are listed as
+recovered, not as problems. Works on any file, ours or not; writes nothing.
+
+Memory stays flat: one streaming pass, lines over ${CLI_MAX_LINE_BYTES / 1024 / 1024} MiB are reported (too-long)
+and skipped unread, the first ${CLI_KEEP_PROBLEMS} problems are listed and the rest counted by kind.
 
 Options:
-  --json      print { filePath, ok, records, problems } as JSON
+  --json      print { filePath, ok, records, problemCount, problemsByKind, problems,
+              recoveredCount, recovered } as JSON
   -h, --help  show this help
 
-Exit codes: 0 clean, 1 problems found, 2 unreadable (missing, a directory, no permission).
+Exit codes: 0 clean (recovered torn lines included), 1 problems found, 2 unreadable (missing,
+a directory, no permission).
 `,
   async run(args, io) {
     const { values, positionals } = parseCommandArgs('verify', args, {})
     expectPositionals('verify', positionals, 1)
     const filePath = await requireFile('verify', positionals[0])
-    const { records, problems } = await readSession(filePath)
-    const ok = problems.length === 0
-    if (values.json === true) writeJson(io, { filePath, ok, records: records.length, problems })
-    else {
-      let text = `${filePath}: ${records.length} record(s), ${problems.length === 0 ? 'no problems' : `${problems.length} problem(s)`}\n`
-      for (const problem of problems) text += `${formatProblem(problem)}\n`
-      const repairable = problems.some(
-        (p) => p.kind !== 'orphan' && p.kind !== 'duplicate-uuid' && p.kind !== 'cycle',
-      )
-      if (repairable) text += `To write a repaired copy (with a backup): sessiontape repair ${filePath}\n`
-      io.out(text)
-    }
+    const scan = await scanTranscript(filePath, {
+      signal: io.signal,
+      maxLineBytes: CLI_MAX_LINE_BYTES,
+      keep: CLI_KEEP_PROBLEMS,
+    })
+    const ok = scan.problemCount === 0
+    if (values.json === true) {
+      const { records, problemCount, problemsByKind, problems, recoveredCount, recovered } = scan
+      writeJson(io, {
+        filePath,
+        ok,
+        records,
+        problemCount,
+        problemsByKind,
+        problems,
+        recoveredCount,
+        recovered,
+      })
+    } else io.out(describe(filePath, scan, io))
     return ok ? ExitCode.OK : ExitCode.PROBLEMS
   },
+}
+
+function describe(filePath: string, scan: TranscriptScan, io: Parameters<Command['run']>[1]): string {
+  const style = styleOf(io)
+  const shownPath = displayLine(filePath)
+  const problems = scan.problemCount === 0 ? 'no problems' : `${scan.problemCount} problem(s)`
+  const recovered = scan.recoveredCount === 0 ? '' : `, ${scan.recoveredCount} recovered torn line(s)`
+  let text = `${shownPath}: ${scan.records} record(s), ${problems}${recovered}\n`
+  // Problems and recovered lines, merged in line order.
+  const entries = [
+    ...scan.problems.map((p) => ({ line: p.line, text: formatProblem(p, style) })),
+    ...scan.recovered.map((r) => ({ line: r.line, text: formatRecovered(r, style) })),
+  ].sort((a, b) => a.line - b.line)
+  for (const entry of entries) text += `${entry.text}\n`
+  const unlisted = scan.problemCount - scan.problems.length
+  if (unlisted > 0) {
+    const byKind = Object.entries(scan.problemsByKind)
+      .map(([kind, count]) => `${kind} ${count}`)
+      .join(', ')
+    text += `… ${unlisted} more problem(s) not listed (all problems by kind: ${byKind})\n`
+  }
+  const repairable = Object.keys(scan.problemsByKind).some((kind) => !LINK_KINDS.has(kind))
+  if (repairable) text += `To write a repaired copy (with a backup): sessiontape repair ${shownPath}\n`
+  return text
 }
