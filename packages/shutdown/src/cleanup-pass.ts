@@ -59,6 +59,11 @@ export class CleanupPass {
     return this.#finished
   }
 
+  /** Name of the cleanup running now, if any (to name who called `process.exit()` meanwhile). */
+  get currentName(): string | undefined {
+    return this.#currentName
+  }
+
   /** What has been recorded so far, in run order. */
   get outcomes(): readonly CleanupOutcome[] {
     return this.#outcomes

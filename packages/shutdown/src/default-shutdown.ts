@@ -32,7 +32,7 @@ export function runExitCleanup(options?: RunCleanupOptions): Promise<ShutdownRep
   return getDefaultShutdown().runExitCleanup(options)
 }
 
-/** `gracefulExit` on the default instance. */
+/** `gracefulExit` on the default instance (`code` omitted: `process.exitCode`, else 0). */
 export function gracefulExit(code?: number, options?: GracefulExitOptions): Promise<ShutdownReport> {
   return getDefaultShutdown().gracefulExit(code, options)
 }

@@ -30,3 +30,14 @@ export const EXIT_CODE_FATAL = 1
  * alternative to 0 for an EPIPE ending (`guardEpipe(stream, { exitCode: EXIT_CODE_SIGPIPE })`).
  */
 export const EXIT_CODE_SIGPIPE = 141
+
+/**
+ * The code a plain `process.exit()` would use now: `process.exitCode` (a number or an integer string),
+ * reduced to 0–255 as a POSIX parent sees it, or 0 when it is unset. A failure recorded there must not
+ * become a success just because the exit went through the graceful path.
+ */
+export function currentExitCode(exitCode: unknown): number {
+  const code = typeof exitCode === 'string' && /^-?\d+$/.test(exitCode) ? Number(exitCode) : exitCode
+  if (typeof code !== 'number' || !Number.isInteger(code)) return 0
+  return ((code % 256) + 256) % 256
+}

@@ -99,6 +99,14 @@ export interface ShutdownOptions {
    * @default performance.now() and the global setTimeout/clearTimeout
    */
   readonly clock?: Clock
+  /**
+   * After a signal's cleanups, end by that signal (remove our handler and send it to ourselves, as the
+   * last `'exit'` listener) so the parent sees a death by signal: a shell stops a script on Ctrl-C, a
+   * supervisor logs `SIGTERM`. `false` exits with 128 + the signal's number instead, which `$?` shows the
+   * same way. Where re-raising is impossible (Windows, or a `process` without `kill`), 128 + n is used.
+   * @default true
+   */
+  readonly reraiseSignals?: boolean
 }
 
 /** Options of `runExitCleanup(options)`. */
@@ -110,7 +118,7 @@ export interface RunCleanupOptions {
   readonly timeoutMs?: number
 }
 
-/** Options of `gracefulExit(code, options)`. */
+/** Options of `gracefulExit(code, options)` (`code` omitted: `process.exitCode`, else 0). */
 export interface GracefulExitOptions {
   /**
    * Overall bound of this exit (cleanups + drain), in milliseconds.
@@ -122,7 +130,8 @@ export interface GracefulExitOptions {
 /** Options of `installSignalHandlers(options)`. */
 export interface SignalHandlerOptions {
   /**
-   * Signals to handle. Each exits with 128 + its number after cleanup.
+   * Signals to handle. After cleanup each ends the process by the same signal (see `reraiseSignals`);
+   * the report's `exitCode` is 128 + its number.
    * @default ['SIGINT', 'SIGTERM', 'SIGHUP'], plus 'SIGBREAK' on Windows
    */
   readonly signals?: readonly ShutdownSignal[]
@@ -146,7 +155,7 @@ export interface EpipeOptions {
   /**
    * Exit code when this stream's reader went away. 0 treats `| head -1` as success; `EXIT_CODE_SIGPIPE`
    * (141) is what a shell reports for a writer killed by SIGPIPE.
-   * @default 0
+   * @default `process.exitCode` when the EPIPE arrives, else 0
    */
   readonly exitCode?: number
 }
@@ -167,8 +176,11 @@ export interface FatalHandlerOptions {
  */
 export interface ProcessPort {
   readonly platform: string
+  /** With `kill`, lets a signal exit re-raise the signal; without, it exits 128 + n. */
+  readonly pid?: number
   exitCode?: number | string | null | undefined
   exit(code?: number): void
+  kill?(pid: number, signal: string): unknown
   on(event: string, listener: (...args: unknown[]) => void): unknown
   removeListener(event: string, listener: (...args: unknown[]) => void): unknown
 }

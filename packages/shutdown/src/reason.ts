@@ -16,6 +16,11 @@ export type ShutdownReason =
     }
   /** `runExitCleanup()` was called directly, without asking to exit. */
   | { readonly type: 'run' }
+  /**
+   * `process.exit(code)` was called while the shutdown held it (during a cleanup pass, or on `'exit'`):
+   * held until the remaining work ran. `cleanup` names the cleanup or sync variant running at the time.
+   */
+  | { readonly type: 'process-exit'; readonly code: number; readonly cleanup?: string }
 
 /** One line naming a reason, e.g. `SIGINT`, `exit(0)`, `EPIPE on stdout`. */
 export function describeReason(reason: ShutdownReason): string {
@@ -30,6 +35,8 @@ export function describeReason(reason: ShutdownReason): string {
       return `${reason.origin}: ${describeError(reason.error)}`
     case 'run':
       return 'runExitCleanup()'
+    case 'process-exit':
+      return `process.exit(${reason.code})${reason.cleanup === undefined ? '' : ` in cleanup "${reason.cleanup}"`}`
   }
 }
 

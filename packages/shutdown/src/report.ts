@@ -45,6 +45,7 @@ export function reportHasProblems(report: ShutdownReport): boolean {
     report.deadlineExceeded ||
     report.laterReasons.length > 0 ||
     report.reason.type === 'fatal' ||
+    report.reason.type === 'process-exit' ||
     report.cleanups.some((c) => c.status !== 'ok')
   )
 }

@@ -5,7 +5,8 @@ import { armTimer, systemClock, type Clock } from './clock.js'
 import { drainStream } from './drain.js'
 import { watchEpipe } from './epipe.js'
 import { ShutdownForcedError } from './errors.js'
-import { EXIT_CODE_FATAL, exitCodeForSignal, type ShutdownSignal } from './exit-codes.js'
+import { currentExitCode, EXIT_CODE_FATAL, exitCodeForSignal, type ShutdownSignal } from './exit-codes.js'
+import { ExitInterceptor } from './exit-interceptor.js'
 import { formatReport } from './format-report.js'
 import { ListenerBag } from './listener-bag.js'
 import type {
@@ -19,7 +20,8 @@ import type {
   ShutdownOptions,
   SignalHandlerOptions,
 } from './options.js'
-import type { ShutdownReason } from './reason.js'
+import { assertKnownKeys, FOREIGN } from './known-keys.js'
+import { describeReason, type ShutdownReason } from './reason.js'
 import { CleanupRegistry } from './registry.js'
 import { reportHasProblems, type ShutdownReport } from './report.js'
 import { SignalGate } from './signal-gate.js'
@@ -28,6 +30,7 @@ import {
   assertExitCode,
   assertFunction,
   assertOneOf,
+  assertOptionalBoolean,
   assertOptionalFunction,
   assertOptions,
   assertSignal,
@@ -47,6 +50,22 @@ const DEFAULT_DUPLICATE_WINDOW_MS = 200
 const WINDOWS_CONSOLE_CLOSE_BUDGET_MS = 8000
 const PHASES = ['first', 'normal', 'last'] as const
 
+// The option names each call reads; anything else is rejected at the call (see known-keys.ts).
+const SHUTDOWN_OPTIONS = [
+  'timeoutMs',
+  'cleanupTimeoutMs',
+  'drainTimeoutMs',
+  'onReport',
+  'process',
+  'stdout',
+  'stderr',
+  'clock',
+  'reraiseSignals',
+]
+const CLEANUP_OPTIONS = ['name', 'timeoutMs', 'phase', 'sync']
+const TIMEOUT_OPTIONS = ['timeoutMs']
+const SIGNAL_OPTIONS = ['signals', 'duplicateWindowMs', 'secondSignal']
+
 type FatalOrigin = 'uncaughtException' | 'unhandledRejection'
 
 /** Creates an isolated shutdown coordinator. The module-level functions use one default instance. */
@@ -63,19 +82,23 @@ export class Shutdown {
   readonly #timeoutMs: number
   readonly #cleanupTimeoutMs: number
   readonly #drainTimeoutMs: number
+  readonly #reraiseSignals: boolean
+  // Holds process.exit() while cleanups run and while the process exits, so a cleanup or hook calling it
+  // cannot skip the rest (the later cleanups, the drain, the recorder's 'exit' drain).
+  readonly #interceptor: ExitInterceptor
   #onReport: (report: ShutdownReport) => void
   readonly #registry = new CleanupRegistry()
   readonly #signalGate = new SignalGate(DEFAULT_DUPLICATE_WINDOW_MS)
   readonly #signalListeners: ListenerBag
   readonly #fatalListeners: ListenerBag
-  // 'beforeExit' while an exit runs: the loop emptied, so the cleanup in flight can never settle.
+  // 'beforeExit' while a pass runs: the loop emptied, so the cleanup in flight can never settle.
   readonly #stallListener: ListenerBag
   // The current cleanup pass: every caller shares it, so each cleanup runs at most once.
   #pass: CleanupPass | undefined
   // Set by the first reason that asks to exit; it owns the exit code, later ones only get recorded.
+  // `code` may still rise from 0 to a failure code when a held process.exit(n) asks for one.
   #exit:
-    | { readonly code: number; readonly reason: ShutdownReason; readonly promise: Promise<ShutdownReport> }
-    | undefined
+    { code: number; readonly reason: ShutdownReason; readonly promise: Promise<ShutdownReport> } | undefined
   readonly #laterReasons: ShutdownReason[] = []
   #secondSignal: 'force' | 'ignore' = 'force'
   // process.exit must be called once even when a forced exit races the graceful path.
@@ -84,9 +107,15 @@ export class Shutdown {
   #reported: ShutdownReport | undefined
   // The 'exit' listener that runs sync variants is only present while a sync variant is registered.
   #exitListenerInstalled = false
+  // True while the 'exit' event is being emitted (by our exit or while our sync variants run): a held
+  // process.exit() can then only adjust the code, since nothing asynchronous runs any more.
+  #inExitEvent = false
+  // The sync variant running now, to name it when it calls process.exit().
+  #syncRunning: string | undefined
 
   constructor(options: ShutdownOptions = {}) {
     assertOptions('options', options)
+    assertKnownKeys('createShutdown(options)', options, SHUTDOWN_OPTIONS, FOREIGN.createShutdown)
     this.#timeoutMs = assertTimeout('timeoutMs', options.timeoutMs ?? DEFAULT_TIMEOUT_MS)
     this.#cleanupTimeoutMs = assertTimeout(
       'cleanupTimeoutMs',
@@ -101,6 +130,8 @@ export class Shutdown {
     this.#stdout = options.stdout === undefined ? globalThis.process.stdout : options.stdout
     this.#stderr = options.stderr === undefined ? globalThis.process.stderr : options.stderr
     this.#clock = options.clock ?? systemClock
+    this.#reraiseSignals = assertOptionalBoolean('reraiseSignals', options.reraiseSignals) ?? true
+    this.#interceptor = new ExitInterceptor(this.#process, this.#onExitCall)
     this.#signalListeners = new ListenerBag(this.#process)
     this.#fatalListeners = new ListenerBag(this.#process)
     this.#stallListener = new ListenerBag(this.#process)
@@ -113,6 +144,7 @@ export class Shutdown {
   registerCleanup(fn: CleanupFunction, options: CleanupOptions = {}): () => void {
     assertFunction('fn', fn)
     assertOptions('options', options)
+    assertKnownKeys('registerCleanup(fn, options)', options, CLEANUP_OPTIONS, FOREIGN.registerCleanup)
     const entry = this.#registry.add({
       fn,
       name:
@@ -131,11 +163,14 @@ export class Shutdown {
 
   /**
    * Runs every registered cleanup once (bounded by `timeoutMs`) and resolves with the report; does not
-   * exit. Concurrent and later calls share the same pass.
+   * exit. Concurrent and later calls share the same pass. While it runs, a cleanup that awaits something
+   * nothing can settle is given up on when the event loop empties (so the process neither ends mid-pass
+   * nor waits for nothing), and a `process.exit()` call is held and becomes a graceful exit.
    */
   runExitCleanup(options: RunCleanupOptions = {}): Promise<ShutdownReport> {
     // Not `async`: bad options must throw at the call, not surface later as a rejection.
     assertOptions('options', options)
+    assertKnownKeys('runExitCleanup(options)', options, TIMEOUT_OPTIONS, FOREIGN.exit)
     const timeoutMs =
       options.timeoutMs === undefined ? this.#timeoutMs : assertTimeout('timeoutMs', options.timeoutMs)
     return this.#startPass({ type: 'run' }, timeoutMs).done.then((result) =>
@@ -147,13 +182,16 @@ export class Shutdown {
    * Sets `process.exitCode`, runs the cleanups, reports, drains stdout/stderr and exits, all within the
    * overall deadline. Every caller gets the same promise; the first exit reason owns the exit code. With
    * a real process it never resolves (the process exits); with an injected one it resolves with the report.
+   * Without `code`, exits with `process.exitCode` (as `process.exit()` does), else 0.
    */
-  gracefulExit(code = 0, options: GracefulExitOptions = {}): Promise<ShutdownReport> {
-    assertExitCode('code', code)
+  gracefulExit(code?: number, options: GracefulExitOptions = {}): Promise<ShutdownReport> {
+    const exitCode =
+      code === undefined ? currentExitCode(this.#process.exitCode) : assertExitCode('code', code)
     assertOptions('options', options)
+    assertKnownKeys('gracefulExit(code, options)', options, TIMEOUT_OPTIONS, FOREIGN.exit)
     const timeoutMs =
       options.timeoutMs === undefined ? undefined : assertTimeout('timeoutMs', options.timeoutMs)
-    return this.#beginExit({ type: 'exit', code }, code, timeoutMs)
+    return this.#beginExit({ type: 'exit', code: exitCode }, exitCode, timeoutMs)
   }
 
   /**
@@ -170,6 +208,7 @@ export class Shutdown {
    */
   installSignalHandlers(options: SignalHandlerOptions = {}): () => void {
     assertOptions('options', options)
+    assertKnownKeys('installSignalHandlers(options)', options, SIGNAL_OPTIONS, FOREIGN.signals)
     const signals =
       options.signals === undefined ? this.#defaultSignals() : assertSignals('signals', options.signals)
     this.#signalGate.windowMs = assertDuration(
@@ -201,9 +240,14 @@ export class Shutdown {
   guardEpipe(stream: Writable, options: EpipeOptions = {}): () => void {
     assertWritable('stream', stream)
     assertOptions('options', options)
-    const code = assertExitCode('exitCode', options.exitCode ?? 0)
+    assertKnownKeys('guardEpipe(stream, options)', options, ['exitCode'])
+    const fixed = options.exitCode === undefined ? undefined : assertExitCode('exitCode', options.exitCode)
     const name = stream === this.#stdout ? 'stdout' : stream === this.#stderr ? 'stderr' : 'other'
-    return watchEpipe(stream, () => void this.#beginExit({ type: 'epipe', stream: name }, code, undefined))
+    return watchEpipe(stream, () => {
+      // Read when the pipe breaks: a failure the program recorded by then stays a failure.
+      const code = fixed ?? currentExitCode(this.#process.exitCode)
+      void this.#beginExit({ type: 'epipe', stream: name }, code, undefined)
+    })
   }
 
   /**
@@ -213,6 +257,7 @@ export class Shutdown {
    */
   installFatalHandlers(options: FatalHandlerOptions = {}): () => void {
     assertOptions('options', options)
+    assertKnownKeys('installFatalHandlers(options)', options, ['onFatal'])
     const onFatal = assertOptionalFunction('onFatal', options.onFatal) ?? this.#printFatal
     this.#fatalListeners.removeAll()
     const handle = (error: unknown, origin: FatalOrigin): void => {
@@ -256,8 +301,7 @@ export class Shutdown {
     if (this.#process.platform === 'win32' && reason.type === 'signal' && reason.signal === 'SIGHUP') {
       budget = Math.min(budget, WINDOWS_CONSOLE_CLOSE_BUDGET_MS)
     }
-    // Node emits 'beforeExit' only when nothing is left to keep the loop alive (never after exit()).
-    this.#stallListener.add('beforeExit', () => this.#pass?.stall())
+    this.#hold()
     const promise = this.#exitFlow(reason, code, budget)
     this.#exit = { code, reason, promise }
     return promise
@@ -273,11 +317,12 @@ export class Shutdown {
     const result = await pass.done
     disarm()
     // A forced exit may have reported (and exited) already; callers get the report that was delivered.
-    const report = this.#report(this.#compose(result, code, false, reason))
+    // The code is read again: a held process.exit(n) may have turned a success into a failure.
+    const report = this.#report(this.#compose(result, this.#exit?.code ?? code, false, reason))
     const drainMs = budgetMs - (this.#clock.now() - startedAt)
     const streams = new Set([this.#stdout, this.#stderr].filter((s): s is Writable => s !== null))
     await Promise.all([...streams].map((stream) => drainStream(stream, drainMs, this.#clock)))
-    this.#finish(code)
+    this.#finish(this.#exit?.code ?? code)
     return report
   }
 
@@ -288,7 +333,7 @@ export class Shutdown {
   #startPass(reason: ShutdownReason, timeoutMs: number): CleanupPass {
     const previous = this.#pass
     if (previous !== undefined && !(previous.finished && this.#registry.hasPending())) return previous
-    this.#pass = new CleanupPass({
+    const pass = new CleanupPass({
       registry: this.#registry,
       clock: this.#clock,
       reason,
@@ -296,7 +341,58 @@ export class Shutdown {
       defaultCleanupTimeoutMs: this.#cleanupTimeoutMs,
       ...(previous && { earlier: previous.outcomes }),
     })
-    return this.#pass
+    this.#pass = pass
+    this.#hold()
+    // Registered before any caller's reaction to `done`: code after `await runExitCleanup()` that calls
+    // process.exit() itself must reach the real one.
+    void pass.done.then(() => {
+      if (this.#pass === pass && this.#exit === undefined) this.#release()
+    })
+    return pass
+  }
+
+  /**
+   * For the duration of a pass or an exit: give up on a cleanup that awaits something nothing can settle
+   * when the loop empties, and hold process.exit() calls.
+   */
+  #hold(): void {
+    this.#interceptor.hold()
+    // Node emits 'beforeExit' only when nothing is left to keep the loop alive (never after exit()).
+    // Without this, `await runExitCleanup()` with such a cleanup just ended the process mid-pass (exit 13
+    // in ESM, 0 in CommonJS) and the code after the await never ran.
+    if (this.#stallListener.size === 0) this.#stallListener.add('beforeExit', () => this.#pass?.stall())
+  }
+
+  #release(): void {
+    this.#interceptor.release()
+    this.#stallListener.removeAll()
+  }
+
+  /**
+   * A process.exit() held during a pass or an exit. It is named in the report (as the reason, or among
+   * the later reasons), and the one real exit happens once the rest has run. The first reason still owns
+   * the code, except that a failure is never turned into a success: a non-zero request replaces a 0.
+   */
+  readonly #onExitCall = (requested: unknown): void => {
+    const code = currentExitCode(requested ?? this.#process.exitCode)
+    const cleanup = this.#syncRunning ?? this.#pass?.currentName
+    const reason: ShutdownReason = { type: 'process-exit', code, ...(cleanup !== undefined && { cleanup }) }
+    if (this.#inExitEvent) {
+      // Only synchronous work is left: Node exits with process.exitCode once every 'exit' listener ran.
+      this.#laterReasons.push(reason)
+      if (currentExitCode(this.#process.exitCode) === 0 && code !== 0) this.#process.exitCode = code
+      this.#writeStderr(`${describeReason(reason)} during exit: held until the other exit work ran\n`)
+      return
+    }
+    if (this.#exit === undefined) {
+      void this.#beginExit(reason, code, undefined)
+      return
+    }
+    this.#laterReasons.push(reason)
+    if (this.#exit.code === 0 && code !== 0) {
+      this.#exit.code = code
+      this.#process.exitCode = code
+    }
   }
 
   #forceExit(signal: ShutdownSignal): void {
@@ -338,7 +434,42 @@ export class Shutdown {
     this.#signalListeners.removeAll()
     this.#fatalListeners.removeAll()
     this.#stallListener.removeAll()
-    this.#process.exit(code)
+    const reason = this.#exit?.reason
+    if (reason?.type === 'signal') this.#reraiseOnExit(reason.signal)
+    // Held through the exit itself: an 'exit' listener calling process.exit() must not cut off the ones
+    // after it (the recorder's exit drain among them).
+    this.#interceptor.hold()
+    this.#inExitEvent = true
+    try {
+      this.#interceptor.exit(code)
+    } finally {
+      // Only reached with an injected process whose exit() returns.
+      this.#inExitEvent = false
+      this.#interceptor.release()
+    }
+  }
+
+  /**
+   * Ends the process by `signal` once every other 'exit' listener has run (ours is added last, at the
+   * exit), so the parent sees a death by signal. Our handler is gone by then, so the default action
+   * applies. When the signal does not end the process (ignored, or handled by someone else), Node goes
+   * on to exit with 128 + n. Windows cannot re-raise (process.kill terminates with code 1; SIGHUP throws
+   * ENOSYS), so it always exits 128 + n.
+   */
+  #reraiseOnExit(signal: ShutdownSignal): void {
+    const port = this.#process
+    const { pid } = port
+    if (!this.#reraiseSignals || port.platform === 'win32' || port.kill === undefined || pid === undefined)
+      return
+    const raise = (): void => {
+      port.removeListener('exit', raise)
+      try {
+        port.kill?.(pid, signal)
+      } catch {
+        // Re-raising is best effort: Node then exits with 128 + n, which the shell reports the same way.
+      }
+    }
+    port.on('exit', raise)
   }
 
   #syncExitListener(): void {
@@ -350,13 +481,30 @@ export class Shutdown {
   }
 
   // 'exit' listeners may only do synchronous work: what is still queued is abandoned after them.
+  // A sync variant calling process.exit() is held, so the remaining ones and the 'exit' listeners after
+  // ours still run.
   readonly #runSyncVariants = (): void => {
-    for (const entry of this.#registry.needingSync()) {
-      entry.state = 'settled'
-      try {
-        entry.sync?.()
-      } catch (error) {
-        this.#writeStderr(`sync cleanup "${entry.name}" threw: ${inspect(error)}\n`)
+    const wasHeld = this.#interceptor.held
+    const wasInExit = this.#inExitEvent
+    this.#interceptor.hold()
+    this.#inExitEvent = true
+    try {
+      for (const entry of this.#registry.needingSync()) {
+        entry.state = 'settled'
+        this.#syncRunning = entry.name
+        try {
+          entry.sync?.()
+        } catch (error) {
+          this.#writeStderr(`sync cleanup "${entry.name}" threw: ${inspect(error)}\n`)
+        } finally {
+          this.#syncRunning = undefined
+        }
+      }
+    } finally {
+      // An exit not started by us (a direct process.exit()): hand process.exit back after our listener.
+      if (!wasHeld) {
+        this.#interceptor.release()
+        this.#inExitEvent = wasInExit
       }
     }
   }

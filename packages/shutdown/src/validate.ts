@@ -53,6 +53,11 @@ export function assertOptionalFunction<T>(name: string, value: T): T {
   return value
 }
 
+export function assertOptionalBoolean(name: string, value: unknown): boolean | undefined {
+  if (value !== undefined && typeof value !== 'boolean') fail(name, 'a boolean', value)
+  return value
+}
+
 export function assertString(name: string, value: unknown): string {
   if (typeof value !== 'string' || value.length === 0) fail(name, 'a non-empty string', value)
   return value

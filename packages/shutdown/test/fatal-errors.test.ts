@@ -1,5 +1,5 @@
 // Opt-in fatal-error handling: an uncaught exception or unhandled rejection is printed, the cleanups run,
-// and the process exits 1. During a shutdown already under way (SIGINT) it is recorded, and 130 stays.
+// and the process exits 1. During a shutdown already under way (SIGINT) it is recorded, and the SIGINT ending (130) stays.
 import { describe, expect, it } from 'vitest'
 import { createShutdown } from '../src/index.js'
 import { fakes } from './helpers/fake-process.js'
@@ -28,7 +28,7 @@ describe.for([
 })
 
 describe('a fatal error during SIGINT cleanup', () => {
-  it('keeps exit 130, is recorded in the report, and the cleanup in flight still completes', async () => {
+  it('keeps the SIGINT ending (report exitCode 130), is recorded in the report, and the cleanup in flight still completes', async () => {
     await withTempDir(async (dir) => {
       const fixture = spawnAgent(dir, {
         FIXTURE_FATAL: '1',
@@ -40,7 +40,7 @@ describe('a fatal error during SIGINT cleanup', () => {
       })
       await fixture.ready
       fixture.child.kill('SIGINT')
-      expect(await fixture.exit).toEqual({ code: 130, signal: null })
+      expect(await fixture.exit).toEqual({ code: null, signal: 'SIGINT' })
       expect(await fixture.lines()).toEqual([
         'exporter:start',
         'exporter:done',

@@ -1,6 +1,10 @@
-// Each handled signal runs the cleanups, reports, and exits with 128 + the signal's number, through the
-// module-level functions exactly as an agent would use them.
+// Each handled signal runs the cleanups and reports; then the process ends *by that signal* (our handler
+// removed, the signal sent again as the last 'exit' listener), so a parent — a shell stopping a script on
+// Ctrl-C, a supervisor — sees a death by signal, not a normal exit. The report says 128 + n, what `$?`
+// shows either way. Run through the module-level functions exactly as an agent would use them.
 import { describe, expect, it } from 'vitest'
+import { createShutdown } from '../src/index.js'
+import { FakeProcess, fakes } from './helpers/fake-process.js'
 import { spawnAgent, withTempDir } from './helpers/spawn-fixture.js'
 
 describe.for([
@@ -8,10 +12,11 @@ describe.for([
   ['SIGTERM', 143],
   ['SIGHUP', 129],
 ] as const)('%s', ([signal, expected]) => {
-  it(`runs every cleanup, reports the signal, exits ${expected}`, async () => {
+  it(`runs every cleanup and every later 'exit' listener, reports ${expected}, then dies by ${signal}`, async () => {
     await withTempDir(async (dir) => {
       const fixture = spawnAgent(dir, {
         FIXTURE_SIGNALS: '{}',
+        FIXTURE_EXIT_LISTENER: '1',
         FIXTURE_CLEANUPS: JSON.stringify([
           { name: 'transcript', kind: 'slow', ms: 50, phase: 'last' },
           { name: 'mcp', kind: 'ok' },
@@ -19,8 +24,15 @@ describe.for([
       })
       await fixture.ready
       fixture.child.kill(signal)
-      expect(await fixture.exit).toEqual({ code: expected, signal: null })
-      expect(await fixture.lines()).toEqual(['mcp:start', 'mcp:done', 'transcript:start', 'transcript:done'])
+      expect(await fixture.exit).toEqual({ code: null, signal })
+      expect(await fixture.lines()).toEqual([
+        'mcp:start',
+        'mcp:done',
+        'transcript:start',
+        'transcript:done',
+        // An 'exit' listener added after ours (the recorder's exit drain is one) still ran first.
+        `exit-listener:${expected}`,
+      ])
       const json = await fixture.report()
       expect(json.reason).toEqual({ type: 'signal', signal })
       expect(json.exitCode).toBe(expected)
@@ -28,6 +40,22 @@ describe.for([
         ['mcp', 'ok'],
         ['transcript', 'ok'],
       ])
+    })
+  })
+})
+
+describe('with reraiseSignals: false', () => {
+  it('exits 128 + n instead (SIGTERM → 143), after the same cleanups', async () => {
+    await withTempDir(async (dir) => {
+      const fixture = spawnAgent(dir, {
+        FIXTURE_SIGNALS: '{}',
+        FIXTURE_OPTIONS: JSON.stringify({ reraiseSignals: false }),
+        FIXTURE_CLEANUPS: JSON.stringify([{ name: 'mcp', kind: 'ok' }]),
+      })
+      await fixture.ready
+      fixture.child.kill('SIGTERM')
+      expect(await fixture.exit).toEqual({ code: 143, signal: null })
+      expect(await fixture.lines()).toEqual(['mcp:start', 'mcp:done'])
     })
   })
 })
@@ -41,5 +69,46 @@ describe('without installSignalHandlers()', () => {
       expect(await fixture.exit).toEqual({ code: null, signal: 'SIGINT' })
       expect(await fixture.lines()).toEqual([])
     })
+  })
+})
+
+describe('in-process, with an injected process', () => {
+  class KillableFake extends FakeProcess {
+    readonly pid = 4242
+    readonly kills: Array<[number, string]> = []
+    kill(pid: number, signal: string): void {
+      this.kills.push([pid, signal])
+    }
+  }
+
+  it('sends the signal to its own pid after exit(128 + n), as the last exit listener', async () => {
+    const parts = fakes()
+    const process = new KillableFake()
+    const order: string[] = []
+    const shutdown = createShutdown({ ...parts, process, onReport: () => {} })
+    shutdown.triggerShutdown('SIGTERM')
+    process.on('exit', () => order.push(`exit listener, kills so far: ${process.kills.length}`))
+    await shutdown.gracefulExit()
+    expect(process.exits).toEqual([143])
+    expect(process.kills).toEqual([[4242, 'SIGTERM']])
+    expect(order).toEqual(['exit listener, kills so far: 0'])
+  })
+
+  it('on Windows exits 128 + n and never re-raises (process.kill would terminate with code 1)', async () => {
+    const parts = fakes()
+    const process = new KillableFake('win32')
+    const shutdown = createShutdown({ ...parts, process, onReport: () => {} })
+    shutdown.triggerShutdown('SIGINT')
+    await shutdown.gracefulExit()
+    expect(process.exits).toEqual([130])
+    expect(process.kills).toEqual([])
+  })
+
+  it('a non-signal exit never re-raises', async () => {
+    const parts = fakes()
+    const process = new KillableFake()
+    const shutdown = createShutdown({ ...parts, process, onReport: () => {} })
+    await shutdown.gracefulExit(0)
+    expect(process.kills).toEqual([])
   })
 })
