@@ -1,4 +1,6 @@
+import { once } from 'node:events'
 import { runCli } from './run-cli.js'
+import { colorStyle, plainStyle, wantsColor } from './style.js'
 
 // The `sessiontape` executable. Everything testable lives in runCli; this file only wires the process.
 
@@ -25,6 +27,14 @@ runCli(process.argv.slice(2), {
   },
   err: (text) => process.stderr.write(text),
   signal: controller.signal,
+  style: wantsColor(process.env, process.stdout.isTTY === true) ? colorStyle : plainStyle,
+  // A pipe to a slow reader buffers writes in memory: wait for it before producing more.
+  drain: async () => {
+    if (stdoutClosed || !process.stdout.writableNeedDrain) return
+    await once(process.stdout, 'drain', { signal: controller.signal }).catch(() => {
+      // Aborted (Ctrl-C, or the pipe closed): the command stops at its next signal check.
+    })
+  },
 }).then(
   (code) => {
     process.exitCode = code

@@ -67,6 +67,8 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<ExitCo
   try {
     return await command.run(rest, io)
   } catch (error) {
+    // Stopped (Ctrl-C, or the reader of a pipe went away): a normal ending, not a failure to report.
+    if (io.signal.aborted && error === io.signal.reason) return ExitCode.OK
     if (error instanceof CliError) return fail(io, error, json)
     const code = (error as NodeJS.ErrnoException).code
     const message = `sessiontape ${name}: ${error instanceof Error ? error.message : String(error)}${code === undefined ? '' : ` (${code})`}`

@@ -35,6 +35,9 @@ export function quoteJson(text: string): string {
   return JSON.stringify(text).replace(TERMINAL_UNSAFE_IN_JSON, escapeUnsafe)
 }
 
+/** Levels indented in pretty output; deeper levels are written compact. */
+const MAX_PRETTY_DEPTH = 32
+
 type Frame =
   | { readonly kind: 'array'; readonly value: readonly unknown[]; index: number; readonly depth: number }
   | {
@@ -62,7 +65,10 @@ export function stringifyJson(value: unknown, options: StringifyOptions = {}): s
     parts.push(text)
     length += text.length
   }
-  const newline = (depth: number): string => (indent === 0 ? '' : `\n${' '.repeat(indent * depth)}`)
+  // Pretty output of deep nesting would be quadratic (each level indents every line below it): past
+  // MAX_PRETTY_DEPTH levels the value continues compact, which is the same JSON.
+  const newline = (depth: number): string =>
+    indent === 0 || depth > MAX_PRETTY_DEPTH ? '' : `\n${' '.repeat(indent * depth)}`
   const colon = indent === 0 ? ':' : ': '
   const stack: Frame[] = []
   const onPath = new Set<object>()

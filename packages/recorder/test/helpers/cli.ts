@@ -21,6 +21,25 @@ export function runCli(...cliArgs: string[]): Promise<CliResult> {
   })
 }
 
+/** {@link runCli} with extra environment variables (NO_COLOR, FORCE_COLOR, …) and node flags. */
+export function runCliWith(
+  options: { readonly env?: NodeJS.ProcessEnv; readonly nodeArgs?: readonly string[] },
+  ...cliArgs: string[]
+): Promise<CliResult> {
+  const env = { ...process.env, NO_COLOR: undefined, FORCE_COLOR: undefined, ...options.env }
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      [...(options.nodeArgs ?? []), ...args, ...cliArgs],
+      { cwd: packageDir, env, maxBuffer: 256 * 1024 * 1024 },
+      (error, stdout, stderr) => {
+        const code = error === null ? 0 : typeof error.code === 'number' ? error.code : null
+        resolve({ code, stdout, stderr })
+      },
+    )
+  })
+}
+
 /** Starts the CLI and leaves it running (for `tail -f`). */
 export function startCli(...cliArgs: string[]): ChildProcessWithoutNullStreams {
   return spawn(process.execPath, [...args, ...cliArgs], { cwd: packageDir })
