@@ -181,6 +181,8 @@ export interface ProcessPort {
   exitCode?: number | string | null | undefined
   exit(code?: number): void
   kill?(pid: number, signal: string): unknown
+  /** Used just before re-raising a signal, so no leftover listener catches it. */
+  removeAllListeners?(event: string): unknown
   on(event: string, listener: (...args: unknown[]) => void): unknown
   removeListener(event: string, listener: (...args: unknown[]) => void): unknown
 }

@@ -463,6 +463,11 @@ export class Shutdown {
       return
     const raise = (): void => {
       port.removeListener('exit', raise)
+      // Any JavaScript listener left (signal-exit's, pulled in by proper-lockfile or write-file-atomic)
+      // would turn the signal into an event for a loop that never turns again, and the process would
+      // exit 128 + n instead. None of them can run any more at this point, so removing them loses
+      // nothing; with none left, Node restores the default action.
+      port.removeAllListeners?.(signal)
       try {
         port.kill?.(pid, signal)
       } catch {

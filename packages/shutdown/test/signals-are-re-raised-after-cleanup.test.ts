@@ -44,6 +44,22 @@ describe.for([
   })
 })
 
+describe('with another SIGINT listener in the process (signal-exit, as proper-lockfile loads it)', () => {
+  it('still ends by SIGINT: the leftover listener cannot catch the re-raised signal', async () => {
+    await withTempDir(async (dir) => {
+      const fixture = spawnAgent(dir, {
+        FIXTURE_SIGNALS: '{}',
+        FIXTURE_FOREIGN_SIGINT: '1',
+        FIXTURE_CLEANUPS: JSON.stringify([{ name: 'mcp', kind: 'ok' }]),
+      })
+      await fixture.ready
+      fixture.child.kill('SIGINT')
+      expect(await fixture.exit).toEqual({ code: null, signal: 'SIGINT' })
+      expect(await fixture.lines()).toEqual(['mcp:start', 'mcp:done'])
+    })
+  })
+})
+
 describe('with reraiseSignals: false', () => {
   it('exits 128 + n instead (SIGTERM → 143), after the same cleanups', async () => {
     await withTempDir(async (dir) => {
