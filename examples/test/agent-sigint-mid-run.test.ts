@@ -10,35 +10,44 @@ describe('SIGINT in the middle of a run', () => {
   beforeAll(async () => (scratch = await scratchDir('sigint')))
   afterAll(() => scratch.remove())
 
-  it.for(['SIGINT', 'SIGTERM'] as const)('%s: exits 128+n, flushes every accepted record', async (signal) => {
-    const dir = join(scratch.path, signal, 'sessions')
-    const agent = startAgent([
-      '--dir',
-      dir,
-      '--session',
-      'interrupted',
-      '--turns',
-      '500',
-      '--delay-ms',
-      '5',
-      '--print',
-      '--json',
-    ])
-    await agent.stdoutLines(12)
-    agent.child.kill(signal)
-    const { code, stderr } = await agent.finished
+  it.for(['SIGINT', 'SIGTERM'] as const)(
+    '%s: ends by the signal, flushes every accepted record',
+    async (signal) => {
+      const dir = join(scratch.path, signal, 'sessions')
+      const agent = startAgent([
+        '--dir',
+        dir,
+        '--session',
+        'interrupted',
+        '--turns',
+        '500',
+        '--delay-ms',
+        '5',
+        '--print',
+        '--json',
+      ])
+      await agent.stdoutLines(12)
+      agent.child.kill(signal)
+      const { code, signal: endedBy, stderr } = await agent.finished
 
-    expect(code, stderr).toBe(signal === 'SIGINT' ? 130 : 143)
-    const line = shutdownLine(stderr)
-    expect(line.report.reason).toMatch(new RegExp(signal))
-    expect(line.report.cleanups).toContainEqual(expect.objectContaining({ name: 'transcript', status: 'ok' }))
-    expect(line.report.cleanups).toContainEqual(expect.objectContaining({ name: 'agent-loop', status: 'ok' }))
+      // After its cleanups the shutdown package re-raises the signal, so the parent sees a death by it.
+      expect({ code, signal: endedBy }, stderr).toEqual({ code: null, signal })
+      expect(shutdownLine(stderr).report.exitCode).toBe(signal === 'SIGINT' ? 130 : 143)
+      const line = shutdownLine(stderr)
+      expect(line.report.reason).toMatch(new RegExp(signal))
+      expect(line.report.cleanups).toContainEqual(
+        expect.objectContaining({ name: 'transcript', status: 'ok' }),
+      )
+      expect(line.report.cleanups).toContainEqual(
+        expect.objectContaining({ name: 'agent-loop', status: 'ok' }),
+      )
 
-    const records = await readCleanSession(join(dir, 'interrupted.jsonl'))
-    expect(records.length).toBeGreaterThanOrEqual(12)
-    expect(records.length, 'every record accepted before the signal is on disk').toBe(line.recorded)
-    expectOneUnbrokenRun(records)
-    // The run really was cut short: 500 turns would be 2,000+ events.
-    expect(records.length).toBeLessThan(2000)
-  })
+      const records = await readCleanSession(join(dir, 'interrupted.jsonl'))
+      expect(records.length).toBeGreaterThanOrEqual(12)
+      expect(records.length, 'every record accepted before the signal is on disk').toBe(line.recorded)
+      expectOneUnbrokenRun(records)
+      // The run really was cut short: 500 turns would be 2,000+ events.
+      expect(records.length).toBeLessThan(2000)
+    },
+  )
 })

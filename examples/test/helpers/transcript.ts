@@ -7,6 +7,7 @@ export interface ShutdownLine {
   readonly persisted: number
   readonly report: {
     readonly reason: unknown
+    readonly exitCode: number | null
     readonly durationMs: number
     readonly cleanups: ReadonlyArray<{ readonly name: string; readonly status: string }>
   }
