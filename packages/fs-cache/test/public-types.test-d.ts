@@ -7,6 +7,7 @@ import {
   forgetDir,
   resetAllForTest,
   type InvalidateOptions,
+  type IsPathWithinOptions,
   type PathCache,
   type PathCacheOptions,
   type PathCacheStats,
@@ -45,3 +46,8 @@ expectTypeOf(forgetDir('/x')).toEqualTypeOf<number>()
 expectTypeOf(resetAllForTest).returns.toEqualTypeOf<void>()
 // @ts-expect-error -- `fs`/`now` are internal seams, but a plain typo must still be an error.
 createPathCache({ maxx: 3 })
+
+// Issue #13: isPathWithin takes an opt-in re-check of stored answers.
+expectTypeOf<IsPathWithinOptions>().toEqualTypeOf<{ readonly verify?: boolean }>()
+expectTypeOf<Parameters<PathCache['isPathWithinSync']>[2]>().toEqualTypeOf<IsPathWithinOptions | undefined>()
+expectTypeOf<Parameters<PathCache['isPathWithin']>[2]>().toEqualTypeOf<IsPathWithinOptions | undefined>()

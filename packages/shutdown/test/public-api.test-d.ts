@@ -56,3 +56,15 @@ registerCleanup(() => {}, { phase: 'end' })
 triggerShutdown('SIGKILL')
 // @ts-expect-error: secondSignal is 'force' | 'ignore'
 installSignalHandlers({ secondSignal: 'exit' })
+
+// Issue #13: a code is optional (process.exitCode ?? 0), signals can opt out of re-raising, and a held
+// process.exit() is a reason of its own.
+expectTypeOf(gracefulExit).parameter(0).toEqualTypeOf<number | undefined>()
+expectTypeOf(createShutdown({ reraiseSignals: false })).toEqualTypeOf<Shutdown>()
+expectTypeOf<Extract<ShutdownReport['reason'], { type: 'process-exit' }>>().toEqualTypeOf<{
+  readonly type: 'process-exit'
+  readonly code: number
+  readonly cleanup?: string
+}>()
+// @ts-expect-error: exit-hook's `wait` is `timeoutMs` here
+registerCleanup(() => {}, { wait: 300 })
