@@ -19,11 +19,22 @@ export const RecorderErrorCode = {
   SESSION_LOCKED: 'ESESSIONLOCKED',
   /** The lock was lost while held (its directory removed or its mtime taken over). */
   LOCK_COMPROMISED: 'ELOCKCOMPROMISED',
-  /** The transcript path was deleted or replaced while open; the recorder recreated it. */
+  /**
+   * The transcript path was deleted, renamed or replaced while open: the records written since it was last
+   * found at the path were copied into the file now there (created if missing), none of them twice.
+   */
   TRANSCRIPT_REPLACED: 'ETRANSCRIPTREPLACED',
-  /** The queue is over `maxQueueBytes` and could not be brought back under it. */
+  /** Someone truncated the open transcript: records already written were lost with it (the count is given). */
+  TRANSCRIPT_TRUNCATED: 'ETRANSCRIPTTRUNCATED',
+  /** Someone else appended to the open transcript (the lock was bypassed); our records continue after it. */
+  TRANSCRIPT_CHANGED: 'ETRANSCRIPTCHANGED',
+  /** The file at the transcript path was not written by sessiontape: it is never written, truncated or replaced. */
+  FOREIGN_FILE: 'EFOREIGNFILE',
+  /** The process exited with records still unwritten (the exit drain failed or ran out of `exitDrainMs`). */
+  EXIT_UNWRITTEN: 'EEXITUNWRITTEN',
+  /** A record was refused: it would take the queue past `maxQueueBytes` and the queue could not be written now. */
   QUEUE_FULL: 'EQUEUEFULL',
-  /** Repairing the torn tail of a resumed transcript failed. */
+  /** Repairing the torn tail of a transcript failed. */
   REPAIR_FAILED: 'EREPAIRFAILED',
   /** Writing the `<sessionId>.meta.json` sidecar failed (the transcript itself is unaffected). */
   META_FAILED: 'EMETAFAILED',

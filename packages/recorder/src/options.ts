@@ -87,11 +87,19 @@ export interface RecorderOptions {
    */
   readonly metaDebounceMs?: number
   /**
+   * How long the exit drain (the synchronous write of what is still queued when the process exits) may
+   * take. What it could not write by then is reported on stderr with its count (`EEXITUNWRITTEN`), with or
+   * without `onError`. A single write in progress is finished even past the bound.
+   * @default 5000
+   */
+  readonly exitDrainMs?: number
+  /**
    * Receives every I/O failure (each failed attempt), each with a stable `code` and the OS error as `cause`.
-   * Called asynchronously, never from inside `record()`; an exception it throws is ignored.
+   * Called asynchronously, never from inside `record()`; an exception it throws, or a rejection of the
+   * promise it returns, is ignored.
    * Without it, the first failure of each episode is emitted as a process warning.
    */
-  readonly onError?: (error: RecorderError) => void
+  readonly onError?: (error: RecorderError) => unknown
   /**
    * Applied to every record before it is serialized. It receives a private deep copy of the record as it
    * would be written (envelope + data) and returns the record to write; changes to envelope fields are
@@ -115,7 +123,8 @@ export interface ResolvedOptions {
   readonly fileCheckIntervalMs: number
   readonly meta: boolean
   readonly metaDebounceMs: number
-  readonly onError: ((error: RecorderError) => void) | undefined
+  readonly exitDrainMs: number
+  readonly onError: ((error: RecorderError) => unknown) | undefined
   readonly redact: ((record: SessionRecord) => Record<string, unknown>) | undefined
   readonly fs: RecorderFs | undefined
 }
@@ -130,3 +139,6 @@ export const DEFAULT_LOCK_STALE_MS = 10_000
 export const MIN_LOCK_STALE_MS = 2000
 export const DEFAULT_FILE_CHECK_INTERVAL_MS = 1000
 export const DEFAULT_META_DEBOUNCE_MS = 1000
+// A few seconds: long enough to write a full 64 MiB queue on any working disk, short enough that a dead
+// one cannot hold the process's exit hostage.
+export const DEFAULT_EXIT_DRAIN_MS = 5000

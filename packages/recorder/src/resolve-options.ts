@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto'
 
 import { invalidArgument } from './invalid-argument.js'
 import {
+  DEFAULT_EXIT_DRAIN_MS,
   DEFAULT_FILE_CHECK_INTERVAL_MS,
   DEFAULT_LOCK_STALE_MS,
   DEFAULT_MAX_QUEUE_BYTES,
@@ -12,6 +13,27 @@ import {
   type ResolvedOptions,
 } from './options.js'
 import { isValidSessionId } from './record-format.js'
+import { rejectUnknownOptions } from './unknown-options.js'
+
+/** Every key `createRecorder` reads; any other is rejected (see unknown-options.ts). */
+const KNOWN_OPTIONS = [
+  'dir',
+  'sessionId',
+  'resume',
+  'fsync',
+  'lock',
+  'lockStaleMs',
+  'maxQueueBytes',
+  'overflow',
+  'maxWriteBytes',
+  'fileCheckIntervalMs',
+  'meta',
+  'metaDebounceMs',
+  'exitDrainMs',
+  'onError',
+  'redact',
+  'fs',
+] as const satisfies ReadonlyArray<keyof RecorderOptions>
 
 const FSYNC_MODES = ['never', 'flush', 'batch'] as const
 const OVERFLOW_POLICIES = ['drain-sync', 'throw'] as const
@@ -21,6 +43,7 @@ const MIN_WRITE_BYTES = 1024
 /** Validates every option synchronously, at the boundary, and fills in the defaults. */
 export function resolveOptions(options: RecorderOptions): ResolvedOptions {
   if (options === null || typeof options !== 'object') throw invalidArgument('options', 'an object', options)
+  rejectUnknownOptions(options, KNOWN_OPTIONS, 'createRecorder()')
   const { dir } = options
   if (typeof dir !== 'string' || dir.length === 0) throw invalidArgument('dir', 'a non-empty string', dir)
   if (dir.includes('\0')) throw invalidArgument('dir', 'a path without NUL bytes', dir)
@@ -61,6 +84,7 @@ export function resolveOptions(options: RecorderOptions): ResolvedOptions {
     ),
     meta: optionalBoolean('meta', options.meta, true),
     metaDebounceMs: integerAtLeast('metaDebounceMs', options.metaDebounceMs, 0, DEFAULT_META_DEBOUNCE_MS),
+    exitDrainMs: integerAtLeast('exitDrainMs', options.exitDrainMs, 0, DEFAULT_EXIT_DRAIN_MS),
     onError: optionalFunction('onError', options.onError),
     redact: optionalFunction('redact', options.redact),
     fs: options.fs,

@@ -61,7 +61,7 @@ describe('bounded memory: maxQueueBytes with an overflow policy', () => {
     expect(readTranscript(rec.filePath).map((r) => r.uuid)).toEqual(accepted)
   })
 
-  it('past the bound while the disk is failing, records stay queued (nothing lost) and EQUEUEFULL is reported', async () => {
+  it('past the bound while the disk is failing, record() refuses with a QueueFullError: the queue never outgrows the bound and nothing accepted is lost', async () => {
     const dir = await tempDir()
     let failing = true
     const seam = fakeFs({
@@ -72,23 +72,28 @@ describe('bounded memory: maxQueueBytes with an overflow policy', () => {
             : real(fd, buffer, offset, length),
       },
     })
-    const codes: string[] = []
-    const rec = createRecorder({
-      dir,
-      fs: seam,
-      maxQueueBytes: 2_000,
-      onError: (error) => codes.push(error.code),
-    })
+    const rec = createRecorder({ dir, fs: seam, maxQueueBytes: 2_000, onError: () => {} })
     rec.record('first')
     await expect(rec.flush()).rejects.toMatchObject({ code: 'EWRITEFAILED' })
-    const uuids = [rec.lastUuid]
-    for (let i = 0; i < 20; i++) uuids.push(rec.record('chat', { i, text: 'o'.repeat(200) }))
-    await new Promise((resolve) => setTimeout(resolve, 0))
-    expect(codes).toContain('EQUEUEFULL')
-    expect(rec.stats().pendingRecords).toBe(21)
+    const accepted = [rec.lastUuid]
+    const refused: unknown[] = []
+    for (let i = 0; i < 20; i++) {
+      try {
+        accepted.push(rec.record('chat', { i, text: 'o'.repeat(200) }))
+      } catch (error) {
+        refused.push(error)
+      }
+    }
+    expect(refused.length).toBeGreaterThan(0)
+    expect(refused[0]).toBeInstanceOf(QueueFullError)
+    expect(refused[0]).toMatchObject({ code: 'EQUEUEFULL' })
+    // The bound holds: what was accepted fits in it (plus the record that found the queue empty).
+    expect(rec.stats().pendingBytes).toBeLessThanOrEqual(2_000)
+    expect(rec.stats().pendingRecords).toBe(accepted.length)
+    // A latched failure is not retried synchronously once per record().
     expect(seam.calls.writeSync).toBe(0)
     failing = false
     await rec.close()
-    expect(readTranscript(rec.filePath).map((r) => r.uuid)).toEqual(uuids)
+    expect(readTranscript(rec.filePath).map((r) => r.uuid)).toEqual(accepted)
   })
 })

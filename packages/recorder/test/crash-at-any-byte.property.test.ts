@@ -1,5 +1,4 @@
 import { readdir, readFile, truncate } from 'node:fs/promises'
-import path from 'node:path'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { activeBranch, createRecorder, inspectTailSync, readSession } from '../src/index.js'
@@ -68,9 +67,17 @@ describe('crash at any byte: the transcript reads back as a prefix, and resume a
           const crashed = await readSession(file)
           expect(crashed.records).toEqual(full.records.slice(0, kept))
           expect(crashed.problems.map((p) => p.kind)).toEqual(torn ? ['torn-tail'] : [])
+          // A crash right before a newline leaves a whole record lacking only its newline: resume keeps it.
+          const whole = torn && bytes[offset] === NEWLINE
           const tail = inspectTailSync(file)
-          expect(tail).toMatchObject({ validLength: boundary, tornBytes: offset - boundary })
-          expect(tail.lastRecord?.uuid ?? null).toBe(crashed.lastUuid)
+          if (whole) {
+            expect(tail).toMatchObject({ validLength: offset, tornBytes: 0 })
+            expect(tail.lastRecord?.uuid).toBe(full.records[kept]!.uuid)
+          } else {
+            expect(tail).toMatchObject({ validLength: boundary, tornBytes: offset - boundary })
+            expect(tail.lastRecord?.uuid ?? null).toBe(crashed.lastUuid)
+          }
+          const beforeResume = await readFile(file)
 
           const resumed = createRecorder({
             dir,
@@ -82,20 +89,30 @@ describe('crash at any byte: the transcript reads back as a prefix, and resume a
           const added = resumed.record('user', { text: 'after the crash' })
           await resumed.close()
 
+          // Append-only: the file before the resume is a prefix of the file after it.
+          const afterBytes = await readFile(file)
+          expect(afterBytes.subarray(0, beforeResume.length)).toEqual(beforeResume)
           const after = await readSession(file)
           expect(after.problems).toEqual([])
-          expect(after.records.slice(0, kept)).toEqual(crashed.records)
-          const appended = after.records.slice(kept)
-          const lastBefore = crashed.lastUuid
-          if (torn) {
+          const keptAfter = whole ? kept + 1 : kept
+          expect(after.records.slice(0, keptAfter)).toEqual(full.records.slice(0, keptAfter))
+          const appended = after.records.slice(keptAfter)
+          if (whole) {
+            expect(appended).toMatchObject([
+              { uuid: added, type: 'user', parentUuid: full.records[kept]!.uuid },
+            ])
+          } else if (torn) {
             expect(appended.map((r) => r.type)).toEqual(['recovered', 'user'])
-            expect(appended[0]).toMatchObject({ parentUuid: lastBefore, quarantinedBytes: offset - boundary })
-            const quarantine = (await readdir(dir)).find((name) => name.startsWith('prop.jsonl.torn-'))!
-            expect(await readFile(path.join(dir, quarantine))).toEqual(bytes.subarray(boundary, offset))
+            expect(appended[0]).toMatchObject({
+              parentUuid: crashed.lastUuid,
+              tornOffset: boundary,
+              tornLength: offset - boundary,
+            })
             expect(appended[1]).toMatchObject({ uuid: added, parentUuid: appended[0]!.uuid })
           } else {
-            expect(appended).toMatchObject([{ uuid: added, type: 'user', parentUuid: lastBefore }])
+            expect(appended).toMatchObject([{ uuid: added, type: 'user', parentUuid: crashed.lastUuid }])
           }
+          expect(await readdir(dir)).toEqual(['prop.jsonl'])
           const branch = activeBranch(after.records)
           expect(branch.gaps).toEqual([])
           expect(branch.records).toEqual(after.records)

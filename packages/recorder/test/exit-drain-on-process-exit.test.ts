@@ -33,7 +33,7 @@ describe('exit safety net: records still queued when the process exits are writt
   )
 })
 
-it('resume then exit at once: the exit drain quarantines the torn tail before appending, so nothing is glued', async () => {
+it('resume then exit at once: the exit drain ends the torn line and names it before appending, so nothing is glued', async () => {
   const dir = await tempDir()
   const file = `${dir}/resumed.jsonl`
   const earlier = [
@@ -57,17 +57,25 @@ it('resume then exit at once: the exit drain quarantines the torn tail before ap
   const torn = '{"uuid":"c","parentUuid":"b","sess'
   fs.writeFileSync(file, `${earlier.map((r) => JSON.stringify(r)).join('\n')}\n${torn}`)
 
+  const before = fs.readFileSync(file)
+
   const result = await runFixture('exit-with-records-queued', [dir, 'resumed', 'resume'])
   expect(result.code).toBe(0)
   const accepted = Number(result.stdout.trim())
-  const records = readTranscript(file)
-  expect(records.map((r) => r.type)).toEqual([
-    'old',
-    'old',
-    'recovered',
-    ...Array<string>(accepted).fill('chat'),
-  ])
-  expect(records[2]).toMatchObject({ parentUuid: 'b', tornBytes: torn.length, quarantinedBytes: torn.length })
-  expect(fs.readFileSync(records[2]!.quarantinePath as string, 'utf8')).toBe(torn)
-  expect(records[3]!.parentUuid).toBe(records[2]!.uuid)
+  // Append-only: the torn bytes stay where they were, ended by a newline; nothing is glued onto them.
+  const bytes = fs.readFileSync(file)
+  expect(bytes.subarray(0, before.length)).toEqual(before)
+  const lines = bytes.subarray(before.length).toString('utf8').split('\n')
+  expect(lines[0]).toBe('')
+  const records = lines
+    .slice(1)
+    .filter((line) => line !== '')
+    .map((line) => JSON.parse(line) as Record<string, unknown>)
+  expect(records.map((r) => r.type)).toEqual(['recovered', ...Array<string>(accepted).fill('chat')])
+  expect(records[0]).toMatchObject({
+    parentUuid: 'b',
+    tornOffset: before.length - torn.length,
+    tornLength: torn.length,
+  })
+  expect(records[1]!.parentUuid).toBe(records[0]!.uuid)
 })

@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest'
 
-import { createRecorder } from '../src/index.js'
+import { createRecorder, QueueFullError } from '../src/index.js'
 import { errno, fakeFs } from './support/fake-fs.js'
 import { tempDir } from './support/temp-dir.js'
 import { readTranscript } from './support/transcript.js'
@@ -45,7 +45,15 @@ it.for(['flushSync', 'drain-sync overflow'] as const)(
         // Allowed: it could not write everything now. Never allowed: writing anything twice.
       }
     } else {
-      for (let i = 1; i < 40; i++) uuids.push(rec.record('event', { i, text: 'y'.repeat(200) }))
+      // Allowed: a record refused with a QueueFullError (the queue is full and the stalled write cannot be
+      // taken over). Never allowed: an accepted record written twice or lost.
+      for (let i = 1; i < 40; i++) {
+        try {
+          uuids.push(rec.record('event', { i, text: 'y'.repeat(200) }))
+        } catch (error) {
+          expect(error).toBeInstanceOf(QueueFullError)
+        }
+      }
     }
     // The stalled write runs now (it cannot be cancelled), while the recorder is still open.
     await new Promise((resolve) => setTimeout(resolve, 700))
@@ -55,7 +63,7 @@ it.for(['flushSync', 'drain-sync overflow'] as const)(
   },
 )
 
-it('record() past the bound does not throw when the file cannot even be inspected for that write', async () => {
+it('record() past the bound throws nothing but a QueueFullError when the file cannot even be inspected for that write', async () => {
   const dir = await tempDir()
   let stall = false
   const fs = fakeFs({
@@ -83,7 +91,17 @@ it('record() past the bound does not throw when the file cannot even be inspecte
   await new Promise((resolve) => setImmediate(resolve))
   await new Promise((resolve) => setImmediate(resolve))
   stall = false
-  for (let i = 1; i < 40; i++) uuids.push(rec.record('event', { i, text: 'y'.repeat(200) }))
+  let refused = 0
+  for (let i = 1; i < 40; i++) {
+    try {
+      uuids.push(rec.record('event', { i, text: 'y'.repeat(200) }))
+    } catch (error) {
+      expect(error).toBeInstanceOf(QueueFullError)
+      expect((error as Error).message).toMatch(/could not be inspected|did not land/)
+      refused++
+    }
+  }
+  expect(refused).toBeGreaterThan(0)
   await rec.close()
   expect(readTranscript(rec.filePath).map((r) => r.uuid)).toEqual(uuids)
 })

@@ -26,11 +26,12 @@ describe('resume: true continues the parent chain from the last valid record', (
     expect(records[5]!.parentUuid).toBe(uuids[4])
   })
 
-  it('a torn tail is quarantined before the first append and a `recovered` record says so', async () => {
+  it('a torn tail stays where it is, ended by a newline, and a `recovered` record names its bytes', async () => {
     const dir = await tempDir()
     const uuids = await writeSession(dir, 'torn', 3)
     const filePath = `${dir}/torn.jsonl`
     const torn = '{"uuid":"half-written","parentUu'
+    const cleanLength = fs.statSync(filePath).size
     fs.appendFileSync(filePath, torn)
 
     const rec = createRecorder({ dir, sessionId: 'torn', resume: true })
@@ -39,18 +40,19 @@ describe('resume: true continues the parent chain from the last valid record', (
     const next = rec.record('event', { i: 3 })
     await rec.close()
 
-    const records = readTranscript(filePath)
-    expect(records.map((r) => r.type)).toEqual(['event', 'event', 'event', RECOVERED_RECORD_TYPE, 'event'])
-    const recovered = records[3]!
-    expect(recovered).toMatchObject({
+    const lines = fs.readFileSync(filePath, 'utf8').split('\n')
+    expect(lines[3]).toBe(torn)
+    const records = [lines[4], lines[5]].map((line) => JSON.parse(line!) as Record<string, unknown>)
+    expect(records.map((r) => r.type)).toEqual([RECOVERED_RECORD_TYPE, 'event'])
+    expect(records[0]).toMatchObject({
       uuid: recoveredUuid,
       parentUuid: uuids[2],
       reason: 'torn-tail',
-      tornBytes: torn.length,
-      quarantinedBytes: torn.length,
+      tornOffset: cleanLength,
+      tornLength: torn.length,
     })
-    expect(records[4]).toMatchObject({ uuid: next, parentUuid: recoveredUuid })
-    expect(fs.readFileSync(recovered.quarantinePath as string, 'utf8')).toBe(torn)
+    expect(records[1]).toMatchObject({ uuid: next, parentUuid: recoveredUuid })
+    expect(lines[6]).toBe('')
   })
 
   it('a missing transcript starts a fresh session', async () => {

@@ -33,7 +33,6 @@ describe('inspectTailSync finds the last complete valid record from the end of t
   it.for([
     { name: 'a partial last line', tail: '{"uuid":"u3","parentUuid":"u2","sessionId":"s1","ti' },
     { name: 'a NUL run without newline', tail: '\0'.repeat(700) },
-    { name: 'a complete record missing only its newline', tail: JSON.stringify(makeRecord(3, 'u2')) },
     { name: 'a garbage line after the last record', tail: 'not json at all\n{"half":' },
     { name: 'a NUL run, then a newline-terminated garbage line', tail: '\0\0\0\0\nxx\n' },
   ])('counts $name as torn bytes', async ({ tail }) => {
@@ -44,6 +43,18 @@ describe('inspectTailSync finds the last complete valid record from the end of t
       expect(found.validLength).toBe(cleanLength)
       expect(found.tornBytes).toBe(Buffer.byteLength(tail))
       expect(found.lastRecord?.uuid).toBe('u2')
+    })
+  })
+
+  it('keeps a complete record that misses only its newline: nothing is torn, it is the last record', async () => {
+    await withTempDir(async (dir) => {
+      const file = path.join(dir, 's1.jsonl')
+      const tail = JSON.stringify(makeRecord(3, 'u2'))
+      await writeFile(file, toJsonl(makeChain(3)) + tail)
+      const found = inspectTailSync(file)
+      expect(found.validLength).toBe(cleanLength + Buffer.byteLength(tail))
+      expect(found.tornBytes).toBe(0)
+      expect(found.lastRecord?.uuid).toBe('u3')
     })
   })
 

@@ -1,13 +1,17 @@
 import fs from 'node:fs/promises'
 import { describe, expect, it } from 'vitest'
 
-import { createRecorder } from '../src/index.js'
+import { createRecorder, type RecorderError } from '../src/index.js'
 import { fakeFs } from './support/fake-fs.js'
 import { tempDir } from './support/temp-dir.js'
 import { readTranscript } from './support/transcript.js'
 
-describe('a transcript deleted or replaced while open is recreated, and what went into the old file is written again', () => {
-  it('deleted: the next write creates a new file at the path instead of filling the unlinked inode', async () => {
+async function written(rec: { stats(): { persisted: number } }, count: number): Promise<void> {
+  while (rec.stats().persisted < count) await new Promise((resolve) => setTimeout(resolve, 2))
+}
+
+describe('a transcript deleted, renamed, replaced or truncated while open: reported, continued at the path, never a record twice', () => {
+  it('deleted after a flush: the next record creates a new file at the path; what flush() had confirmed there is not written again', async () => {
     const dir = await tempDir()
     const codes: string[] = []
     const rec = createRecorder({ dir, fileCheckIntervalMs: 0, onError: (error) => codes.push(error.code) })
@@ -19,20 +23,41 @@ describe('a transcript deleted or replaced while open is recreated, and what wen
     await rec.flush()
     await rec.close()
     expect(codes).toEqual(['ETRANSCRIPTREPLACED'])
-    // `first` was written after the last check of the path, so it is written again: nothing is lost.
     const records = readTranscript(rec.filePath)
-    expect(records.map((r) => r.uuid)).toEqual([first, second])
-    expect(records[1]!.parentUuid).toBe(first)
+    expect(records.map((r) => r.uuid)).toEqual([second])
+    expect(records[0]!.parentUuid).toBe(first)
     expect(rec.persisted).toEqual({ uuid: second, count: 2 })
     expect(((await fs.stat(rec.filePath)).mode & 0o777).toString(8)).toBe('600')
   })
 
-  it('replaced by rename: the replacement is appended to, the moved-away file is left alone', async () => {
+  it('flush() resolves only once its records are at the path: deleted before the flush, they are copied into a new file', async () => {
     const dir = await tempDir()
     const codes: string[] = []
+    const rec = createRecorder({
+      dir,
+      fileCheckIntervalMs: 60_000,
+      onError: (error) => codes.push(error.code),
+    })
+    const first = rec.record('first')
+    await written(rec, 1)
+    // Written into the file, not yet confirmed at the path by any flush: then the file is deleted.
+    await fs.unlink(rec.filePath)
+    const second = rec.record('second')
+    await rec.flush()
+    // No waiting for the next periodic check: flush() itself checked, found the path empty and carried.
+    expect(readTranscript(rec.filePath).map((r) => r.uuid)).toEqual([first, second])
+    expect(codes).toEqual(['ETRANSCRIPTREPLACED'])
+    await rec.close()
+    expect(readTranscript(rec.filePath).map((r) => r.uuid)).toEqual([first, second])
+  })
+
+  it('renamed away and replaced by an empty file: the replacement gets the unconfirmed records, the moved file is left alone', async () => {
+    const dir = await tempDir()
+    const codes: string[] = []
+    // Checked before every write, so not a record goes into the moved file after the rename.
     const rec = createRecorder({ dir, fileCheckIntervalMs: 0, onError: (error) => codes.push(error.code) })
     const first = rec.record('first')
-    await rec.flush()
+    await written(rec, 1)
     const moved = `${rec.filePath}.moved`
     await fs.rename(rec.filePath, moved)
     await fs.writeFile(`${rec.filePath}.new`, '')
@@ -45,21 +70,7 @@ describe('a transcript deleted or replaced while open is recreated, and what wen
     expect(readTranscript(moved).map((r) => r.type)).toEqual(['first'])
   })
 
-  it('with the default interval the check runs at most once per interval, and always before the first write after it', async () => {
-    const dir = await tempDir()
-    const codes: string[] = []
-    const rec = createRecorder({ dir, fileCheckIntervalMs: 50, onError: (error) => codes.push(error.code) })
-    const first = rec.record('first')
-    await rec.flush()
-    await fs.unlink(rec.filePath)
-    await new Promise((resolve) => setTimeout(resolve, 80))
-    const second = rec.record('second')
-    await rec.close()
-    expect(codes).toEqual(['ETRANSCRIPTREPLACED'])
-    expect(readTranscript(rec.filePath).map((r) => r.uuid)).toEqual([first, second])
-  })
-
-  it('inside the interval, records go into the deleted file; the check at close() writes them again', async () => {
+  it('replaced by a copy of itself (copy + rename, as editors and sync tools do): every record is there exactly once', async () => {
     const dir = await tempDir()
     const codes: string[] = []
     const rec = createRecorder({
@@ -67,23 +78,82 @@ describe('a transcript deleted or replaced while open is recreated, and what wen
       fileCheckIntervalMs: 60_000,
       onError: (error) => codes.push(error.code),
     })
-    const first = rec.record('first')
+    const uuids: string[] = []
+    for (let i = 0; i < 200; i++) uuids.push(rec.record('chat', { i }))
+    await written(rec, 200)
+    // The copy holds all 200; none of them was confirmed at the path yet.
+    await fs.copyFile(rec.filePath, `${rec.filePath}.tmp`)
+    await fs.rename(`${rec.filePath}.tmp`, rec.filePath)
+    for (let i = 200; i < 300; i++) uuids.push(rec.record('chat', { i }))
     await rec.flush()
-    await fs.unlink(rec.filePath)
-    const second = rec.record('second')
-    // Written into the unlinked inode: no check is due yet.
-    await rec.flush()
-    await expect(fs.stat(rec.filePath)).rejects.toMatchObject({ code: 'ENOENT' })
     await rec.close()
     expect(codes).toEqual(['ETRANSCRIPTREPLACED'])
-    expect(readTranscript(rec.filePath).map((r) => r.uuid)).toEqual([first, second])
+    expect(readTranscript(rec.filePath).map((r) => r.uuid)).toEqual(uuids)
   })
 
-  it('a flushSync() finds a replaced transcript too, and writes everything into the new one', async () => {
+  it('replaced by an older copy: the records the copy lacks are written after its last one, none twice', async () => {
+    const dir = await tempDir()
+    const rec = createRecorder({ dir, fileCheckIntervalMs: 60_000, onError: () => {} })
+    const uuids: string[] = []
+    for (let i = 0; i < 50; i++) uuids.push(rec.record('chat', { i }))
+    await rec.flush()
+    const stale = await fs.readFile(rec.filePath)
+    for (let i = 50; i < 80; i++) uuids.push(rec.record('chat', { i }))
+    await written(rec, 80)
+    // A sync tool puts back the copy it took before the last 30 records.
+    await fs.writeFile(`${rec.filePath}.tmp`, stale)
+    await fs.rename(`${rec.filePath}.tmp`, rec.filePath)
+    await rec.close()
+    expect(readTranscript(rec.filePath).map((r) => r.uuid)).toEqual(uuids)
+  })
+
+  it('truncated: reported with the count of records lost, and writing goes on at the end on a line of its own', async () => {
+    const dir = await tempDir()
+    const errors: RecorderError[] = []
+    const rec = createRecorder({ dir, fileCheckIntervalMs: 0, onError: (error) => errors.push(error) })
+    rec.record('first')
+    await rec.flush()
+    rec.record('second')
+    await rec.flush()
+    const size = (await fs.stat(rec.filePath)).size
+    // Cut inside the second record.
+    await fs.truncate(rec.filePath, size - 10)
+    const third = rec.record('third')
+    await rec.flush()
+    await rec.close()
+    expect(errors.map((error) => error.code)).toEqual(['ETRANSCRIPTTRUNCATED'])
+    expect(errors[0]!.message).toMatch(/1 record\(s\) already written were lost/)
+    const lines = (await fs.readFile(rec.filePath, 'utf8')).split('\n')
+    expect(lines).toHaveLength(4)
+    expect(JSON.parse(lines[0]!)).toMatchObject({ type: 'first' })
+    expect(() => JSON.parse(lines[1]!) as unknown).toThrow()
+    expect(JSON.parse(lines[2]!)).toMatchObject({ uuid: third })
+  })
+
+  it('a file that is not ours put at the path is never written: EFOREIGNFILE, flush() rejects, the records stay queued', async () => {
+    const dir = await tempDir()
+    const codes: string[] = []
+    const rec = createRecorder({ dir, fileCheckIntervalMs: 0, onError: (error) => codes.push(error.code) })
+    rec.record('first')
+    await rec.flush()
+    const foreign = 'name,value\nsecret,42\n'
+    await fs.writeFile(`${rec.filePath}.tmp`, foreign)
+    await fs.rename(`${rec.filePath}.tmp`, rec.filePath)
+    rec.record('second')
+    await expect(rec.flush()).rejects.toMatchObject({ code: 'EFOREIGNFILE', unwrittenRecords: 1 })
+    expect(await fs.readFile(rec.filePath, 'utf8')).toBe(foreign)
+    expect(codes).toContain('EFOREIGNFILE')
+    // Put back out of the way, the session goes on in a new file.
+    await fs.unlink(rec.filePath)
+    await rec.close()
+    expect(readTranscript(rec.filePath).map((r) => r.type)).toEqual(['second'])
+  })
+
+  it('a flushSync() finds a replaced transcript too, and writes what the path lacks into the new one', async () => {
     const dir = await tempDir()
     const rec = createRecorder({ dir, fileCheckIntervalMs: 60_000, onError: () => {} })
     const first = rec.record('first')
-    await rec.flush()
+    await written(rec, 1)
     await fs.unlink(rec.filePath)
     const second = rec.record('second')
     rec.flushSync()
@@ -104,8 +174,8 @@ describe('a transcript deleted or replaced while open is recreated, and what wen
     await fs.rename(rec.filePath, moved)
     const second = rec.record('second')
     await rec.close()
-    // One sync for the bytes carried into the new file, one for close()'s flush.
-    expect(seam.calls.fdatasync).toBe(2)
+    // close()'s flush carries `first` into the new file, writes `second`, and one sync covers both.
+    expect(seam.calls.fdatasync).toBe(1)
     expect(readTranscript(moved).map((r) => r.type)).toEqual(['first'])
     expect(readTranscript(rec.filePath).map((r) => r.type)).toEqual(['first', 'second'])
     expect(readTranscript(rec.filePath)[1]!.uuid).toBe(second)

@@ -117,11 +117,11 @@ describe('failures are never silent and never poison the session', () => {
     const after = rec.record('after')
     await rec.close()
 
-    // The old file went with the directory; `before`, written since the last check of the path, is written
-    // again into the recreated one: the whole chain, with no gap.
+    // The old file went with the directory, and with it `before`, which flush() had confirmed at the path;
+    // the recreated file holds everything recorded after that, in order, the chain continuing from `before`.
     const records = readTranscript(rec.filePath)
-    expect(records.map((r) => r.uuid)).toEqual([before, during, after])
-    expect(records.map((r) => r.parentUuid)).toEqual([null, before, during])
+    expect(records.map((r) => r.uuid)).toEqual([during, after])
+    expect(records.map((r) => r.parentUuid)).toEqual([before, during])
   })
 
   it('EBADF (our descriptor closed under us): the transcript is opened again and the records follow', async () => {

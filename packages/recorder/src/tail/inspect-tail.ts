@@ -9,8 +9,9 @@ export interface TailInspection {
   /** File size in bytes when inspected. */
   readonly size: number
   /**
-   * Byte length of the part to keep: the end of the last newline-terminated line that holds a valid record.
-   * Everything after it is the torn tail.
+   * Byte length of the part to keep: the end of the last line that holds a valid record (newline-terminated,
+   * or the file's last line when it is a whole record that lacks only its newline). Everything after it is
+   * the torn tail.
    */
   readonly validLength: number
   /** The last valid record (the one a resumed session continues from), or null if none was found. */
@@ -105,6 +106,14 @@ function searchWindow(fd: number, size: number, window: number): Found | undefin
   if (firstLineStart === 0 && start > 0) return undefined
   let lineEnd = buffer.lastIndexOf(NEWLINE)
   const sink = new LastRecordSink()
+  // A last line that is a whole record and lacks only its newline (a crash between the two) is a record:
+  // it is kept, and the writer that resumes ends it with the newline before appending.
+  const partialStart = lineEnd + 1
+  if (partialStart < buffer.length && (lineEnd !== -1 || start === 0) && partialStart >= firstLineStart) {
+    if (parseLine(buffer.toString('utf8', partialStart), 0, sink) > 0 && sink.last !== null) {
+      return { validLength: size, lastRecord: sink.last }
+    }
+  }
   while (lineEnd >= firstLineStart && lineEnd !== -1) {
     const previous = lineEnd > 0 ? buffer.lastIndexOf(NEWLINE, lineEnd - 1) : -1
     const lineStart = Math.max(previous + 1, firstLineStart)

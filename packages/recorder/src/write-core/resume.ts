@@ -1,0 +1,93 @@
+import { randomUUID } from 'node:crypto'
+import { closeSync, openSync, readSync } from 'node:fs'
+
+import { type RecorderError, RecorderErrorCode } from '../errors.js'
+import { isoTimestamp } from '../iso-timestamp.js'
+import { RECOVERED_RECORD_TYPE } from '../record-format.js'
+import { type SerializedRecord, serializeRecord } from '../serialize-record.js'
+import { inspectTailSync } from '../tail/inspect-tail.js'
+import { isOurFirstLine } from './file-scan.js'
+
+/** What a resumed transcript holds at its end, found synchronously by `createRecorder`. */
+export interface Resumed {
+  readonly exists: boolean
+  /** The record the chain continues from (null: none, a fresh chain). */
+  readonly lastUuid: string | null
+  /** Bytes after the last valid record (a line torn by a crash, garbage): left in place, named by a record. */
+  readonly torn: TornRange | null
+}
+
+/** A byte range of the transcript that holds no valid record, as the `recovered` record names it. */
+export interface TornRange {
+  readonly offset: number
+  readonly length: number
+}
+
+const FIRST_BYTES = 64
+
+/**
+ * Reads the tail of the transcript to resume (bounded: its cost depends on the last record's size, not the
+ * file's). Throws `ERESUMEFAILED` if it cannot be read and `EFOREIGNFILE` if it is not ours — a file we did
+ * not write is never written, so it is refused before anything is queued or locked.
+ */
+export function inspectForResume(
+  filePath: string,
+  sessionId: string,
+  error: (code: RecorderErrorCode, what: string, cause: unknown) => RecorderError,
+): Resumed {
+  let tail: ReturnType<typeof inspectTailSync>
+  let first: Buffer
+  try {
+    tail = inspectTailSync(filePath)
+    first = tail.exists && tail.size > 0 ? readFirstBytes(filePath) : Buffer.alloc(0)
+  } catch (cause) {
+    throw error(
+      RecorderErrorCode.RESUME_FAILED,
+      'could not read the tail of the transcript to resume it',
+      cause,
+    )
+  }
+  const foreignRecord = tail.lastRecord !== null && tail.lastRecord.sessionId !== sessionId
+  if (!isOurFirstLine(first) || foreignRecord) {
+    throw error(
+      RecorderErrorCode.FOREIGN_FILE,
+      `${filePath} was not written by sessiontape for this session (${foreignRecord ? `its records belong to session "${String(tail.lastRecord?.sessionId)}"` : 'its first line is not a record of ours'}); it is left untouched`,
+      undefined,
+    )
+  }
+  return {
+    exists: tail.exists,
+    lastUuid: tail.lastRecord?.uuid ?? null,
+    torn: tail.tornBytes > 0 ? { offset: tail.validLength, length: tail.tornBytes } : null,
+  }
+}
+
+function readFirstBytes(filePath: string): Buffer {
+  const fd = openSync(filePath, 'r')
+  try {
+    const buffer = Buffer.alloc(FIRST_BYTES)
+    return buffer.subarray(0, readSync(fd, buffer, 0, FIRST_BYTES, 0))
+  } finally {
+    closeSync(fd)
+  }
+}
+
+/**
+ * The `recovered` record a resume appends first when the transcript ended in torn bytes: the bytes stay
+ * where they are (the file only grows, so log shippers' offsets stay valid) and this record names their
+ * range, so readers report them as recovered rather than as damage.
+ */
+export function recoveredRecord(
+  sessionIdJson: string,
+  parentUuid: string | null,
+  torn: TornRange,
+): { serialized: SerializedRecord; uuid: string; timestamp: string } {
+  const uuid = randomUUID()
+  const timestamp = isoTimestamp()
+  const serialized = serializeRecord(
+    { uuid, parentUuid, sessionIdJson, timestamp, type: RECOVERED_RECORD_TYPE },
+    { reason: 'torn-tail', tornOffset: torn.offset, tornLength: torn.length },
+    undefined,
+  )
+  return { serialized, uuid, timestamp }
+}
