@@ -1,5 +1,5 @@
 import { type RecorderError, RecorderErrorCode, type SessionLockedError } from './errors.js'
-import { attemptLock, removeLockDirSync, removeOwnerAtExitSync } from './session-lock.js'
+import { attemptLock, releaseLockAtExitSync } from './session-lock.js'
 import { errorCode } from './transient-errors.js'
 
 /**
@@ -109,13 +109,13 @@ export class LockKeeper {
     this.#s.onCompromised(this.#s.error(RecorderErrorCode.LOCK_COMPROMISED, 'lost the session lock', error))
   }
 
-  /**
-   * At exit. proper-lockfile removes the locks it registered; one whose registration had not finished (exit
-   * right after createRecorder) is ours to remove. The owner file is never removed by proper-lockfile.
-   */
+  /** At exit: releases the lock if it is ours, synchronously, so the next writer gets the session at once. */
   exitSync(): void {
-    if (this.#state === 'owned') removeLockDirSync(this.#s.filePath)
-    else if (this.#state === 'held') removeOwnerAtExitSync(this.#s.filePath)
+    if (this.#state === 'owned' || this.#state === 'held') {
+      releaseLockAtExitSync(this.#s.filePath, this.#state === 'held')
+      this.#state = 'pending'
+      this.#release = null
+    }
   }
 
   /** Releases the lock if it is ours; a registration still finishing is released once it has finished. */

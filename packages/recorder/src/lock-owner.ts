@@ -8,7 +8,7 @@ import {
   writeFileSync,
   type Stats,
 } from 'node:fs'
-import { readFile, rename, rm, stat, utimes, writeFile } from 'node:fs/promises'
+import { readFile, rm, stat, utimes } from 'node:fs/promises'
 import { hostname } from 'node:os'
 
 /**
@@ -50,27 +50,9 @@ function ownerText(lockId: string): string {
 }
 
 /**
- * Records this process as the holder of the lock at `lockPath`. Best effort: without it, staleness still
- * works. Written to a temporary file and renamed into place, so a crash mid-write never leaves an empty or
- * half-written owner file (which would vouch for nobody, and the next resume would wait `lockStaleMs`);
- * rename replaces a symlink planted at the path instead of following it.
- */
-export async function writeLockOwner(lockPath: string): Promise<void> {
-  const lockId = await lockIdOf(lockPath)
-  if (lockId === undefined) return
-  const temporary = `${ownerPathOf(lockPath)}.${process.pid}.tmp`
-  try {
-    await writeFile(temporary, ownerText(lockId), OWNER_WRITE)
-    await rename(temporary, ownerPathOf(lockPath))
-  } catch {
-    // Best effort: a holder with no owner file is only ever taken over once its lock goes stale.
-    await rm(temporary, { force: true }).catch(() => {})
-  }
-}
-
-/**
- * The same, synchronously, for `createRecorder`, which takes the lock directory synchronously: writing the
- * owner in the same breath leaves a crash almost no moment in which the lock has no owner on record.
+ * Records this process as the holder of the lock at `lockPath`, synchronously, right after the lock
+ * directory was made (see session-lock.ts): a crash finds almost no moment in which the lock has no owner
+ * on record. Best effort: without it, staleness still works.
  */
 export function writeLockOwnerSync(lockPath: string): boolean {
   try {
@@ -84,7 +66,7 @@ export function writeLockOwnerSync(lockPath: string): boolean {
     }
     return true
   } catch {
-    // Best effort, as above; the asynchronous write after the lock is fully taken tries again.
+    // Best effort: a holder with no owner file is only ever taken over once its lock goes stale.
     return false
   }
 }

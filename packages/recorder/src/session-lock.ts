@@ -8,7 +8,6 @@ import {
   markLockStale,
   removeLockOwner,
   removeLockOwnerSync,
-  writeLockOwner,
   writeLockOwnerSync,
 } from './lock-owner.js'
 
@@ -38,22 +37,27 @@ function load(): typeof ProperLockfile {
 let syncMkdir = false
 let lastSyncMkdir: { error: NodeJS.ErrnoException | null } | undefined
 
-// One adapter for the whole process: proper-lockfile caches the file system's mtime precision on it.
+// The lock directory holds nothing, but its name says a session is being written: only its owner may see it.
+const LOCK_DIR_MODE = 0o700
+
+// One adapter for the whole process: proper-lockfile caches the file system's mtime precision on it. Its
+// mkdir is synchronous and puts the owner on record in the same breath, every time a lock directory is made
+// (at create, when a dead holder's lock is taken over, when a lost lock is taken again): no crash can leave
+// a lock directory of ours without the owner file that lets the next writer prove us dead. Only `createRecorder`
+// and those rare retakes pay these two synchronous calls; recording, flushing and closing never do.
 const lockFs = {
   ...fs,
   mkdir(path: string, callback: (error: NodeJS.ErrnoException | null) => void): void {
-    if (!syncMkdir) {
-      fs.mkdir(path, callback)
-      return
-    }
     let error: NodeJS.ErrnoException | null = null
     try {
-      fs.mkdirSync(path)
+      fs.mkdirSync(path, { mode: LOCK_DIR_MODE })
+      writeLockOwnerSync(path)
     } catch (caught) {
       error = caught as NodeJS.ErrnoException
     }
-    lastSyncMkdir = { error }
-    callback(error)
+    if (syncMkdir) lastSyncMkdir = { error }
+    if (syncMkdir) callback(error)
+    else process.nextTick(callback, error)
   },
 }
 
@@ -98,9 +102,6 @@ export function attemptLock(filePath: string, settings: LockSettings): LockAttem
   }
   const lockPath = lockPathOf(filePath)
   const outcome = lastSyncMkdir as { error: NodeJS.ErrnoException | null } | undefined
-  // Written once only: rewriting it later, while the recorder already writes records, would open a window
-  // in which a crash leaves it empty.
-  const ownerOnRecord = outcome?.error === null && writeLockOwnerSync(lockPath)
   const acquired = first
     .catch(async (error: unknown) => {
       // Held by a process that provably died (SIGKILL, a crash): take it over now, not lockStaleMs later.
@@ -109,30 +110,38 @@ export function attemptLock(filePath: string, settings: LockSettings): LockAttem
       await markLockStale(lockPath)
       return lock(filePath, options)
     })
-    .then(async (release) => {
-      if (!ownerOnRecord) await writeLockOwner(lockPath)
-      return async () => {
-        await removeLockOwner(lockPath)
-        await release()
-      }
+    .then((release) => async () => {
+      // The directory first, then the owner: a crash in between leaves an owner file that vouches for no
+      // directory (harmless), never a directory without its owner (which would wait lockStaleMs).
+      await release()
+      await removeLockOwner(lockPath)
     })
   return { acquired, syncMkdirError: outcome === undefined ? undefined : outcome.error }
 }
 
-/** Removes a lock directory we created but proper-lockfile has not registered yet (exit before its probe). */
-export function removeLockDirSync(filePath: string): void {
-  removeLockOwnerSync(lockPathOf(filePath))
-  try {
-    fs.rmdirSync(lockPathOf(filePath))
-  } catch {
-    // Already gone, or never ours: nothing to undo.
-  }
-}
-
 /**
- * At exit, for a lock fully ours: proper-lockfile removes the lock directory itself, but not the owner file
- * written next to it, which would otherwise be left beside every transcript.
+ * At exit (no later tick runs): releases the lock ourselves instead of relying on proper-lockfile's own exit
+ * hook, which lives in signal-exit's process-wide state — and two copies of signal-exit in one process (3 from
+ * proper-lockfile, 4 from write-file-atomic) can disable each other's hooks. `registered`: proper-lockfile
+ * has finished taking it (else only our mkdir happened, and the directory is removed directly).
  */
-export function removeOwnerAtExitSync(filePath: string): void {
-  removeLockOwnerSync(lockPathOf(filePath))
+export function releaseLockAtExitSync(filePath: string, registered: boolean): void {
+  const lockPath = lockPathOf(filePath)
+  let released = false
+  if (registered) {
+    try {
+      load().unlockSync(filePath, { realpath: false, fs: lockFs })
+      released = true
+    } catch {
+      // Not (or no longer) in proper-lockfile's registry: removed directly below.
+    }
+  }
+  if (!released) {
+    try {
+      fs.rmdirSync(lockPath)
+    } catch {
+      // Already gone, or never ours: nothing to undo.
+    }
+  }
+  removeLockOwnerSync(lockPath)
 }

@@ -1,0 +1,78 @@
+import fs from 'node:fs'
+import { describe, expect, it } from 'vitest'
+
+import { createRecorder } from '../src/index.js'
+import { runCli } from './helpers/cli.js'
+import { finished, startFixture, waitForOutput } from './support/run-fixture.js'
+import { tempDir } from './support/temp-dir.js'
+import { readTranscript } from './support/transcript.js'
+
+// lockStaleMs far beyond the test's own timeout: a resume that had to wait for the lock to go stale fails
+// the test by timing out, so what is tested is that the next writer gets the session at once.
+const NEVER_STALE_MS = 120_000
+
+async function resumeAfter(dir: string, sessionId: string): Promise<string[]> {
+  const rec = createRecorder({ dir, sessionId, resume: true, lockStaleMs: NEVER_STALE_MS })
+  await rec.ready()
+  rec.record('resumed')
+  await rec.close()
+  return readTranscript(`${dir}/${sessionId}.jsonl`).map((r) => r.type as string)
+}
+
+describe('after any ending, the next resume on this host gets the session at once', () => {
+  it.for(['close', 'process-exit', 'uncaught'] as const)(
+    'the holder ends by %s: the lock is released by the holder itself',
+    async (ending) => {
+      const dir = await tempDir()
+      const result = await finished(startFixture('end-session', [dir, 's', ending]))
+      expect(result.code).toBe(ending === 'uncaught' ? 1 : 0)
+      // Released in the exit path (not left to signal-exit, which write-file-atomic's copy had disabled).
+      expect(fs.existsSync(`${dir}/s.jsonl.lock`)).toBe(false)
+      expect(fs.existsSync(`${dir}/s.jsonl.lock.owner`)).toBe(false)
+      expect(await resumeAfter(dir, 's')).toEqual(['holder', 'holder', 'holder', 'holder', 'resumed'])
+    },
+    15_000,
+  )
+
+  it.for<NodeJS.Signals>(['SIGTERM', 'SIGKILL'])(
+    'the holder is killed by %s: a lock left behind is taken over at once because its owner is provably dead',
+    async (signal) => {
+      const dir = await tempDir()
+      const child = startFixture('end-session', [dir, 's', 'wait'])
+      const done = finished(child)
+      await waitForOutput(child, 'ready')
+      child.kill(signal)
+      expect((await done).signal).toBe(signal)
+      // SIGKILL leaves the lock directory (SIGTERM may not: a signal-exit hook, if loaded, removes it).
+      if (signal === 'SIGKILL') expect(fs.existsSync(`${dir}/s.jsonl.lock`)).toBe(true)
+      const types = await resumeAfter(dir, 's')
+      expect(types.filter((type) => type === 'resumed')).toHaveLength(1)
+      expect(types.slice(0, 3)).toEqual(['holder', 'holder', 'holder'])
+    },
+    15_000,
+  )
+
+  it('`sessiontape repair` follows the same rule: a SIGKILLed holder does not make it wait', async () => {
+    const dir = await tempDir()
+    const child = startFixture('end-session', [dir, 's', 'wait'])
+    const done = finished(child)
+    await waitForOutput(child, 'ready')
+    child.kill('SIGKILL')
+    await done
+    fs.appendFileSync(`${dir}/s.jsonl`, '{"uuid":"torn","par')
+    // proper-lockfile alone refuses a lock refreshed less than its stale bound ago (ELOCKED, "in use").
+    const result = await runCli('repair', `${dir}/s.jsonl`)
+    expect(result.stderr).not.toMatch(/locked|in use/i)
+    expect(result.code).toBe(0)
+  }, 20_000)
+
+  it('the lock directory is 0700 even under umask 0', async () => {
+    const dir = await tempDir()
+    const child = startFixture('end-session', [dir, 's', 'wait', '0'])
+    const done = finished(child)
+    await waitForOutput(child, 'ready')
+    expect((fs.statSync(`${dir}/s.jsonl.lock`).mode & 0o777).toString(8)).toBe('700')
+    child.kill('SIGKILL')
+    await done
+  })
+})
