@@ -22,6 +22,7 @@ async function resumeAfter(dir: string, sessionId: string): Promise<string[]> {
 describe('after any ending, the next resume on this host gets the session at once', () => {
   it.for(['close', 'process-exit', 'uncaught'] as const)(
     'the holder ends by %s: the lock is released by the holder itself',
+    { timeout: 15_000 },
     async (ending) => {
       const dir = await tempDir()
       const result = await finished(startFixture('end-session', [dir, 's', ending]))
@@ -31,11 +32,11 @@ describe('after any ending, the next resume on this host gets the session at onc
       expect(fs.existsSync(`${dir}/s.jsonl.lock.owner`)).toBe(false)
       expect(await resumeAfter(dir, 's')).toEqual(['holder', 'holder', 'holder', 'holder', 'resumed'])
     },
-    15_000,
   )
 
   it.for<NodeJS.Signals>(['SIGTERM', 'SIGKILL'])(
     'the holder is killed by %s: a lock left behind is taken over at once because its owner is provably dead',
+    { timeout: 15_000 },
     async (signal) => {
       const dir = await tempDir()
       const child = startFixture('end-session', [dir, 's', 'wait'])
@@ -49,7 +50,6 @@ describe('after any ending, the next resume on this host gets the session at onc
       expect(types.filter((type) => type === 'resumed')).toHaveLength(1)
       expect(types.slice(0, 3)).toEqual(['holder', 'holder', 'holder'])
     },
-    15_000,
   )
 
   it('`sessiontape repair` follows the same rule: a SIGKILLed holder does not make it wait', async () => {
