@@ -48,3 +48,4 @@ export {
   type FileOwnership,
   type FileOwnershipVerdict,
 } from './read/file-ownership.js'
+export { ForeignFileError } from './read/foreign-file-error.js'

@@ -3,6 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises'
 import { stringifyJson } from '../read/stringify-json.js'
 import { TornLineTracker, type ClassifiedLine } from '../read/torn-line-tracker.js'
 import { drained, styleOf, type CliIo } from './cli-io.js'
+import { displayLine } from './display-text.js'
 import { findRecordLine } from './find-record-line.js'
 import { formatProblem, formatRecordLine, formatRecovered } from './format-record.js'
 import { CLI_MAX_LINE_BYTES } from './limits.js'
@@ -183,7 +184,7 @@ export async function followFile(filePath: string, options: FollowOptions, io: C
         // (A repair also renumbers lines: the new file's numbers are used from here on.)
         const from = await findRecordLine(filePath, lastUuid)
         io.err(
-          `sessiontape tail: ${filePath} was replaced (repaired?); following the new file from line ${from.line + 1}\n`,
+          `sessiontape tail: ${displayLine(filePath)} was replaced (repaired?); following the new file from line ${from.line + 1}\n`,
         )
         restart(from.offset, from.line, true)
       } else if (
@@ -193,12 +194,14 @@ export async function followFile(filePath: string, options: FollowOptions, io: C
         if (now.size >= validEnd) {
           // What an older resume did: the bytes after the last record were quarantined, new records follow.
           io.err(
-            `sessiontape tail: the end of ${filePath} after ${lineKnown ? `line ${validLine}` : `byte ${validEnd}`} was rewritten (a resume repaired its torn tail?); reading it again from there\n`,
+            `sessiontape tail: the end of ${displayLine(filePath)} after ${lineKnown ? `line ${validLine}` : `byte ${validEnd}`} was rewritten (a resume repaired its torn tail?); reading it again from there\n`,
           )
           restart(validEnd, validLine, lineKnown)
         } else {
           // Lines before the cut may be gone too: from here on, positions are byte offsets.
-          io.err(`sessiontape tail: ${filePath} was truncated to ${now.size} bytes; following from there\n`)
+          io.err(
+            `sessiontape tail: ${displayLine(filePath)} was truncated to ${now.size} bytes; following from there\n`,
+          )
           restart(now.size, lineNumber, false)
         }
       }

@@ -94,6 +94,15 @@ export class LinkIndex {
     if (this.#pointsForward) this.#findCycles()
   }
 
+  /**
+   * Drops the uuid map (the bulk of the index) once only parent indices are needed any more: `indexOf`
+   * answers nothing afterwards, `parentOf`, `lineOf` and `isDuplicate` still work.
+   */
+  releaseUuids(): void {
+    this.#first.clear()
+    this.#waiting.clear()
+  }
+
   indexOf(uuid: string): number | undefined {
     return this.#first.get(uuid)
   }

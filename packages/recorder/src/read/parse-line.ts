@@ -15,6 +15,9 @@ export interface LineSink {
  */
 const RECORD_START = /\{\s*"uuid"\s*:/g
 
+/** What a JSON text can start with: anything else is not JSON, known without a (throwing) parse. */
+const JSON_START = /^[{["\-0-9tfn]/
+
 /** How much of a bad line a problem's detail quotes. */
 const EXCERPT_CHARS = 60
 
@@ -24,13 +27,32 @@ const EXCERPT_CHARS = 60
  */
 export function parseLine(text: string, line: number, sink: LineSink): number {
   if (text.length === 0) return 0
+  // A record line starts with `{`: anything else skips the doomed parse (a throw is the costly part).
   let value: unknown
-  try {
-    value = JSON.parse(text)
-  } catch {
-    return parseDamaged(text, line, sink)
+  if (text.charCodeAt(0) === 0x7b) {
+    try {
+      value = JSON.parse(text)
+    } catch {
+      return withoutStackTraces(() => parseDamaged(text, line, sink))
+    }
+    return classify(value, line, sink)
   }
-  return classify(value, line, sink)
+  return withoutStackTraces(() => parseDamaged(text, line, sink))
+}
+
+/**
+ * Runs `parse` with stack traces off: a damaged line costs a few failed JSON.parse calls, and capturing
+ * a stack for each SyntaxError (then dropped unread) dominated the time and garbage of reading a file
+ * of random bytes. Restored before returning; nothing else runs in between (it is synchronous).
+ */
+function withoutStackTraces<T>(parse: () => T): T {
+  const limit = Error.stackTraceLimit
+  Error.stackTraceLimit = 0
+  try {
+    return parse()
+  } finally {
+    Error.stackTraceLimit = limit
+  }
 }
 
 /** The problem for a final line that has no newline: it is never taken as a record (see README). */
@@ -114,11 +136,13 @@ function parseSegment(segment: string, line: number, sink: LineSink): number {
   const text = segment.trim()
   if (text.length === 0) return 0
   let parseError: unknown
-  try {
-    return classify(JSON.parse(text), line, sink)
-  } catch (error) {
-    parseError = error
-  }
+  if (JSON_START.test(text)) {
+    try {
+      return classify(JSON.parse(text), line, sink)
+    } catch (error) {
+      parseError = error
+    }
+  } else parseError = `Unexpected token ${JSON.stringify(text[0])} at position 0`
   const pieces: unknown[] = []
   let fragmentChars = 0
   let fragments = 0

@@ -2,8 +2,10 @@ import { execFile, spawn, type ChildProcessWithoutNullStreams } from 'node:child
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 
-const packageDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
-const args = ['--conditions=@sessiontape/source', '--import', 'tsx', 'src/cli/main.ts']
+export const packageDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
+/** Node arguments that run the CLI from source (relative to {@link packageDir}). */
+export const CLI_ARGS = ['--conditions=@sessiontape/source', '--import', 'tsx', 'src/cli/main.ts']
+const args = CLI_ARGS
 
 export interface CliResult {
   readonly code: number | null

@@ -79,6 +79,8 @@ Exit codes: 0 shown (even with problems: use verify to test), 2 unreadable.
       leafIndex = at
     }
     const branch = leafIndex < 0 ? undefined : indexBranch(scan.links, leafIndex)
+    // The second pass needs only the branch: the uuid map (most of the index's memory) can go.
+    scan.links.releaseUuids()
     const leafUuid = leaf ?? scan.lastUuid
     await printBranch(filePath, { scan, branch, sessionId, leafUuid }, values.json === true, io)
     return ExitCode.OK

@@ -1,6 +1,7 @@
 import { CliError, ExitCode } from '../cli-io.js'
 import { expectPositionals, parseCommandArgs, stringOption, type Command } from '../command.js'
 import { followFile } from '../follow-file.js'
+import { CLI_MAX_LINE_BYTES } from '../limits.js'
 import { requireFile } from '../targets.js'
 
 const DEFAULT_COUNT = 10
@@ -10,18 +11,21 @@ export const tailCommand: Command = {
   summary: 'print the last records of a transcript; -f follows a live session',
   help: `Usage: sessiontape tail [-f] [-n <count>] <file> [--json]
 
-Prints the last <count> records of a transcript, one line each (line number, time, type, text).
-With -f it keeps running and prints every record as soon as its line is complete, until Ctrl-C.
-A partial last line is a write in progress and is printed once its newline arrives. If the file
-is truncated or replaced (a repair), tail says so on stderr and goes on after the last record it
-read (in a replaced file: after the line that holds that record, or from its end if none does); if
-the bytes after the last record are rewritten (a resume quarantining a torn tail), it says so and
-reads again from the last record, so the records written after a repair are not missed.
+Prints the last <count> records of a transcript, one line each (line number, time, type, text),
+reading from the end of the file: a file over 1 MiB is not read whole, and its records are
+labelled by byte offset (@<offset>) instead of line number. With -f it keeps running and prints
+every record as soon as its line is complete, until Ctrl-C. A partial last line is a write in
+progress and is printed once its newline arrives. Torn bytes a later \`recovered\` record names
+are marked as recovered (↺). If the file is truncated or replaced (a repair), tail says so on
+stderr and goes on after the last record it read (in a replaced file: after the line that holds
+that record, or from its end if none does). Control characters from the file are shown as visible
+symbols. Lines over ${CLI_MAX_LINE_BYTES / 1024 / 1024} MiB are reported as too-long and skipped unread. Writes nothing.
 
 Options:
   -f, --follow     keep following the file as it grows
   -n, --lines <n>  how many existing records to print first (default ${DEFAULT_COUNT})
-  --json           print each record as one JSON line (problems go to stderr as JSON lines)
+  --json           print each record as one JSON line (problems and recovered lines go to stderr
+                   as JSON lines)
   -h, --help       show this help
 
 Exit codes: 0 done or stopped, 2 unreadable.
@@ -37,6 +41,8 @@ Exit codes: 0 done or stopped, 2 unreadable.
     if (!(Number.isSafeInteger(count) && count >= 0)) {
       throw new CliError(
         `sessiontape tail: expected -n to be a non-negative integer, got ${JSON.stringify(lines)}`,
+        ExitCode.UNREADABLE,
+        'EUSAGE',
       )
     }
     const filePath = await requireFile('tail', positionals[0])
