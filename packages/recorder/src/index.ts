@@ -14,8 +14,12 @@ export {
   type SessionRecord,
 } from './record-format.js'
 export { inspectTailSync, type InspectTailOptions, type TailInspection } from './tail/inspect-tail.js'
-export { repairTornTail, type RepairTornTailOptions, type TornTailRepair } from './tail/repair-torn-tail.js'
-export { repairTornTailSync } from './tail/repair-torn-tail-sync.js'
+export {
+  repairTornTail,
+  repairTornTailSync,
+  type RepairTornTailOptions,
+  type TornTailRepair,
+} from './tail/repair-torn-tail.js'
 export { readSession, type ReadSessionOptions, type ReadSessionResult } from './read/read-session.js'
 export { streamRecords, type StreamRecordsOptions } from './read/stream-records.js'
 export { activeBranch, type ActiveBranch, type BranchGap } from './read/active-branch.js'

@@ -1,20 +1,20 @@
-import { readdir, readFile, stat, writeFile } from 'node:fs/promises'
+import { readdir, readFile, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { inspectTailSync, repairTornTail, repairTornTailSync } from '../src/index.js'
+import { inspectTailSync, readSession, repairTornTail, repairTornTailSync } from '../src/index.js'
 import { makeChain, toJsonl, withTempDir } from './helpers/records.js'
 
 const variants = [
   { name: 'repairTornTail', repair: repairTornTail },
   {
     name: 'repairTornTailSync',
-    repair: (file: string, o: { validLength: number }) =>
+    repair: (file: string, o?: { validLength?: number }) =>
       Promise.resolve().then(() => repairTornTailSync(file, o)),
   },
 ]
 
-describe.for(variants)('$name moves the torn tail to a quarantine sidecar, then truncates', ({ repair }) => {
-  it('keeps the torn bytes in a new sidecar next to the transcript and truncates to the last valid line', async () => {
+describe.for(variants)('$name repairs a torn tail append-only, as a resume does', ({ repair }) => {
+  it('leaves the torn bytes in place, ends them with a newline and appends a `recovered` record naming them', async () => {
     await withTempDir(async (dir) => {
       const file = path.join(dir, 's1.jsonl')
       const clean = toJsonl(makeChain(3))
@@ -22,12 +22,22 @@ describe.for(variants)('$name moves the torn tail to a quarantine sidecar, then 
       await writeFile(file, clean + torn)
       const { validLength } = inspectTailSync(file)
       const result = await repair(file, { validLength })
-      expect(result.quarantinedBytes).toBe(Buffer.byteLength(torn))
-      expect(path.dirname(result.quarantinePath!)).toBe(dir)
-      expect(path.basename(result.quarantinePath!)).toMatch(/^s1\.jsonl\.torn-\d{8}T\d{9}Z$/)
-      expect(await readFile(result.quarantinePath!, 'utf8')).toBe(torn)
-      expect(await readFile(file, 'utf8')).toBe(clean)
-      expect((await stat(result.quarantinePath!)).mode & 0o777).toBe(0o600)
+      expect(result).toMatchObject({ tornOffset: clean.length, tornLength: Buffer.byteLength(torn) })
+      const text = await readFile(file, 'utf8')
+      expect(text.startsWith(`${clean}${torn}\n`)).toBe(true)
+      const recovered = JSON.parse(text.slice(clean.length + torn.length + 1)) as Record<string, unknown>
+      expect(recovered).toMatchObject({
+        uuid: result!.recoveredUuid,
+        type: 'recovered',
+        parentUuid: 'u2',
+        sessionId: 's1',
+        reason: 'torn-tail',
+        tornOffset: clean.length,
+        tornLength: Buffer.byteLength(torn),
+      })
+      // Nothing beside the transcript, and readers see a clean file.
+      expect(await readdir(dir)).toEqual(['s1.jsonl'])
+      expect((await readSession(file)).problems).toEqual([])
     })
   })
 
@@ -36,27 +46,19 @@ describe.for(variants)('$name moves the torn tail to a quarantine sidecar, then 
       const file = path.join(dir, 's1.jsonl')
       const clean = toJsonl(makeChain(2))
       await writeFile(file, clean)
-      expect(await repair(file, { validLength: clean.length })).toEqual({
-        quarantinePath: null,
-        quarantinedBytes: 0,
-      })
+      expect(await repair(file)).toEqual({ recoveredUuid: null, tornOffset: clean.length, tornLength: 0 })
+      expect(await readFile(file, 'utf8')).toBe(clean)
       expect(await readdir(dir)).toEqual(['s1.jsonl'])
     })
   })
 
-  it('never overwrites an earlier quarantine file', async () => {
+  it('refuses a file that is not ours and leaves it byte for byte', async () => {
     await withTempDir(async (dir) => {
-      const file = path.join(dir, 's1.jsonl')
-      const clean = toJsonl(makeChain(1))
-      const paths = new Set<string>()
-      for (const torn of ['first', 'second', 'third']) {
-        await writeFile(file, clean + torn)
-        const result = await repair(file, { validLength: clean.length })
-        paths.add(result.quarantinePath!)
-        expect(await readFile(result.quarantinePath!, 'utf8')).toBe(torn)
-      }
-      expect(paths.size).toBe(3)
-      expect((await readdir(dir)).length).toBe(4)
+      const file = path.join(dir, 'other.jsonl')
+      const foreign = '{"parentUuid":null,"type":"user","message":{}}\n{"half":'
+      await writeFile(file, foreign)
+      await expect(repair(file)).rejects.toMatchObject({ code: 'EFOREIGNFILE' })
+      expect(await readFile(file, 'utf8')).toBe(foreign)
     })
   })
 

@@ -2,29 +2,17 @@ import * as io from './io.js'
 
 /**
  * Bounded reads of a transcript the write core needs when the file at the path is not what it expected:
- * is a file ours, which record does it end with, where does a given record end. Each reads at most
+ * which record does it end with, where does a given record end. Each reads at most
  * {@link SCAN_LIMIT} bytes, whatever the size of the file.
  */
 
 const NEWLINE = 0x0a
-// Every line we write starts with the envelope's first field.
-const OUR_LINE_START = Buffer.from('{"uuid":"')
 // How far back a scan looks before it gives up: far more than the bytes written between two path checks
 // in any realistic session, and a fixed cost in the rare event (a replaced transcript) that needs it.
 const SCAN_LIMIT = 64 * 1024 * 1024
 const WINDOW = 64 * 1024
 const CHUNK = 1024 * 1024
 const UUID_AT_LINE_START = /^\{"uuid":"([^"\\]{1,200})"/
-
-/**
- * A file is ours when its first line starts with our envelope. A first line shorter than that prefix counts
- * when it is a beginning of it (a crash during the very first write can leave just that).
- */
-export function isOurFirstLine(firstBytes: Uint8Array): boolean {
-  const length = Math.min(firstBytes.length, OUR_LINE_START.length)
-  for (let i = 0; i < length; i++) if (firstBytes[i] !== OUR_LINE_START[i]) return false
-  return true
-}
 
 /** uuid of the last complete line of the file open as `fd` (`size` bytes), or null if none is found. */
 export function* lastUuidOf(fd: number, size: number): io.Io<string | null> {

@@ -6,7 +6,7 @@ import { isoTimestamp } from '../iso-timestamp.js'
 import { RECOVERED_RECORD_TYPE } from '../record-format.js'
 import { type SerializedRecord, serializeRecord } from '../serialize-record.js'
 import { inspectTailSync } from '../tail/inspect-tail.js'
-import { isOurFirstLine } from './file-scan.js'
+import { OWNERSHIP_PREFIX_BYTES, ownershipOfPrefix } from '../read/file-ownership.js'
 
 /** What a resumed transcript holds at its end, found synchronously by `createRecorder`. */
 export interface Resumed {
@@ -22,8 +22,6 @@ export interface TornRange {
   readonly offset: number
   readonly length: number
 }
-
-const FIRST_BYTES = 64
 
 /**
  * Reads the tail of the transcript to resume (bounded: its cost depends on the last record's size, not the
@@ -47,11 +45,12 @@ export function inspectForResume(
       cause,
     )
   }
+  const ownership = ownershipOfPrefix(first, tail.size)
   const foreignRecord = tail.lastRecord !== null && tail.lastRecord.sessionId !== sessionId
-  if (!isOurFirstLine(first) || foreignRecord) {
+  if ((ownership.verdict !== 'ours' && ownership.verdict !== 'empty') || foreignRecord) {
     throw error(
       RecorderErrorCode.FOREIGN_FILE,
-      `${filePath} was not written by sessiontape for this session (${foreignRecord ? `its records belong to session "${String(tail.lastRecord?.sessionId)}"` : 'its first line is not a record of ours'}); it is left untouched`,
+      `${filePath} was not written by sessiontape for this session (${foreignRecord ? `its records belong to session "${String(tail.lastRecord?.sessionId)}"` : ownership.reason}); it is left untouched`,
       undefined,
     )
   }
@@ -65,8 +64,8 @@ export function inspectForResume(
 function readFirstBytes(filePath: string): Buffer {
   const fd = openSync(filePath, 'r')
   try {
-    const buffer = Buffer.alloc(FIRST_BYTES)
-    return buffer.subarray(0, readSync(fd, buffer, 0, FIRST_BYTES, 0))
+    const buffer = Buffer.alloc(OWNERSHIP_PREFIX_BYTES)
+    return buffer.subarray(0, readSync(fd, buffer, 0, OWNERSHIP_PREFIX_BYTES, 0))
   } finally {
     closeSync(fd)
   }

@@ -3,7 +3,8 @@ import { constants } from 'node:fs'
 import { RecorderError, RecorderErrorCode } from '../errors.js'
 import type { InFlight } from '../in-flight-write.js'
 import { errorCode, isTransient, TRANSIENT_FIRST_DELAY_MS, TRANSIENT_RETRIES } from '../transient-errors.js'
-import { findLineEndAfterUuid, isOurFirstLine, lastUuidOf } from './file-scan.js'
+import { OWNERSHIP_PREFIX_BYTES, ownershipOfPrefix } from '../read/file-ownership.js'
+import { findLineEndAfterUuid, lastUuidOf } from './file-scan.js'
 import * as io from './io.js'
 
 // O_RDWR (not O_WRONLY) so the file can be read back (its first and last bytes at open, a carry after a
@@ -13,8 +14,6 @@ const OPEN_FLAGS = constants.O_RDWR | constants.O_APPEND | constants.O_CREAT | c
 const FILE_MODE = 0o600
 const DIR_MODE = 0o700
 const NEWLINE = 0x0a
-// Enough of the first line to recognise our envelope (`{"uuid":"`).
-const FIRST_BYTES = 64
 // Read-back buffer when carrying bytes from a replaced transcript into its successor.
 const CARRY_CHUNK = 1024 * 1024
 
@@ -166,12 +165,14 @@ export class Transcript {
     try {
       stats = yield* io.fstat(fd)
       if (stats.size > 0) {
-        const first = Buffer.alloc(Math.min(FIRST_BYTES, stats.size))
+        // A file we did not write is never written: its first line must be one of our records.
+        const first = Buffer.alloc(Math.min(OWNERSHIP_PREFIX_BYTES, stats.size))
         const got = yield* io.read(fd, first, 0, first.length, 0)
-        if (!isOurFirstLine(first.subarray(0, got))) {
+        const ownership = ownershipOfPrefix(first.subarray(0, got), stats.size)
+        if (ownership.verdict !== 'ours' && ownership.verdict !== 'empty') {
           throw this.#error(
             RecorderErrorCode.FOREIGN_FILE,
-            'the file at the transcript path was not written by sessiontape (its first line is not a record of ours); it is left untouched',
+            `the file at the transcript path was not written by sessiontape (${ownership.reason}); it is left untouched`,
             undefined,
           )
         }
