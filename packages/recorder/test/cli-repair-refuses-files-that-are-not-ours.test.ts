@@ -1,4 +1,5 @@
 import { lstat, readFile, readdir, readlink, symlink, writeFile } from 'node:fs/promises'
+import { watch } from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { runCli } from './helpers/cli.js'
@@ -32,7 +33,14 @@ describe('repair never damages a file we did not write; never leaves an empty tr
       expect(text.length).toBeGreaterThan(70_000)
       await writeFile(file, text)
       for (const args of [[file], ['--dry-run', file], ['--out', path.join(dir, 'copy.jsonl'), file]]) {
+        // Watch the directory while it runs: not even the session lock may appear next to the file.
+        const seen = new Set<string>()
+        const watcher = watch(dir, (_event, name) => {
+          if (name !== null) seen.add(name)
+        })
         const { code, stderr } = await runCli('repair', ...args)
+        watcher.close()
+        expect([...seen]).toEqual([])
         expect(code).toBe(3)
         expect(stderr).toContain('was not written by sessiontape')
         expect(await readFile(file, 'utf8')).toBe(text)

@@ -1,4 +1,6 @@
 import path from 'node:path'
+import { fileOwnership } from '../../read/file-ownership.js'
+import { ForeignFileError } from '../../read/foreign-file-error.js'
 import { repairTranscript, type TranscriptRepair } from '../../tail/repair-transcript.js'
 import { CliError, ExitCode } from '../cli-io.js'
 import { expectPositionals, parseCommandArgs, stringOption, writeJson, type Command } from '../command.js'
@@ -59,6 +61,12 @@ too long): the file is untouched.
         const exit = REFUSALS.has(code) ? ExitCode.REFUSED : ExitCode.UNREADABLE
         throw new CliError(`sessiontape repair: ${error.message}`, exit, code)
       })
+    // Asked before the lock too: taking it creates `<file>.lock` next to the file, which is not ours to do.
+    const owner = await fileOwnership(filePath)
+    if (owner.verdict !== 'ours' && owner.verdict !== 'empty') {
+      const error = new ForeignFileError(filePath, owner.verdict, owner.reason)
+      throw new CliError(`sessiontape repair: ${error.message}`, ExitCode.REFUSED, error.code)
+    }
     // Only replacing the original needs the writer lock; a copy elsewhere or a dry run changes nothing.
     const inPlace = options.out === undefined && !options.dryRun
     const locked = inPlace ? await withSessionLock(filePath, repair) : { value: await repair() }
