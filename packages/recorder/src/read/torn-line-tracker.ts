@@ -4,6 +4,9 @@ import type { ReadProblem } from './problem.js'
 import type { RecoveredTornLine } from './recovered-line.js'
 import { tornRangeOf } from './recovered-marker.js'
 
+/** Parses one complete line into `sink` (records and problems); returns the number of records. */
+export type LineParser = (text: string, line: number, sink: LineSink) => number
+
 /** One line of the file, classified. `payload` is whatever the caller attached to it (repair: its bytes). */
 export interface ClassifiedLine<P> {
   readonly line: number
@@ -71,14 +74,19 @@ export class TornLineTracker<P = undefined> {
     problem: (problem) => this.#problems.push(problem),
   }
 
-  constructor(emit: (line: ClassifiedLine<P>) => void, startOffset = 0) {
+  // How one line becomes records and problems: this format's parser, or another format's (a profile for
+  // other tools' transcripts plugs in here without touching the classification around it).
+  readonly #parse: LineParser
+
+  constructor(emit: (line: ClassifiedLine<P>) => void, startOffset = 0, parse: LineParser = parseLine) {
     this.#emit = emit
     this.#lastGoodEnd = startOffset
+    this.#parse = parse
   }
 
   /** A complete line (its text without the newline) that starts at byte `offset` and is `length` bytes long. */
   line(text: string, line: number, offset: number, length: number, payload: P): void {
-    parseLine(text, line, this.#collector)
+    this.#parse(text, line, this.#collector)
     const records = this.#records
     const problems = this.#problems
     if (records.length === 0 && problems.length === 0) return
