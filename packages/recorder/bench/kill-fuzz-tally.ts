@@ -1,0 +1,115 @@
+/** The kill fuzz's counters, summed over every case, and the table they print as. */
+export class Tally {
+  /** Children that died by SIGKILL (by the parent or by their own killer thread). */
+  kills = 0
+  killsSelf = 0
+  killsEarly = 0
+  killsMid = 0
+  killsLate = 0
+  /** Where the kill found the child: inside createRecorder, before ready(), after it. */
+  killedInCreate = 0
+  killedBeforeReady = 0
+  killedAfterReady = 0
+  /** Kills that left the transcript ending inside a line. */
+  tornTails = 0
+  /** Children started with `resume: true` on an existing transcript (the clean closers included). */
+  resumes = 0
+  /** Of those, the ones that printed ready (the others were killed first). */
+  resumesReady = 0
+  resumeReadyMaxMs = 0
+  /** Chains ended by a clean resume + close. */
+  closers = 0
+  cases = 0
+  children = 0
+  /** Acknowledged records looked up, summed over every check (one per child). */
+  ackedChecks = 0
+  /** Distinct acknowledged records. */
+  ackedRecords = 0
+  lost = 0
+  duplicated = 0
+  missingMarks = 0
+  /** flush() resolved to a count below the records accepted before it. */
+  watermarksWrong = 0
+  prefixViolations = 0
+  readerProblems = 0
+  /** Torn lines the reader reported as recovered, at the end of each chain. */
+  recoveredLines = 0
+  slowResumes = 0
+  lockedResumes = 0
+  lockModeWrong = 0
+  /** onError reports or rejections other than ESESSIONLOCKED. */
+  recorderErrors = 0
+  /** Children that ended any other way than SIGKILL or exit 0 after close, or hung. */
+  crashes = 0
+  bytesChecked = 0
+  failedCases = 0
+
+  add(other: Tally): void {
+    const into = this as unknown as Record<string, number>
+    for (const [key, value] of Object.entries(other) as Array<[string, number]>) {
+      into[key] = key === 'resumeReadyMaxMs' ? Math.max(into[key]!, value) : into[key]! + value
+    }
+  }
+
+  get failures(): number {
+    return (
+      this.lost +
+      this.duplicated +
+      this.missingMarks +
+      this.watermarksWrong +
+      this.prefixViolations +
+      this.readerProblems +
+      this.slowResumes +
+      this.lockedResumes +
+      this.lockModeWrong +
+      this.recorderErrors +
+      this.crashes
+    )
+  }
+}
+
+/** The summary table (Markdown), failures marked. */
+export function formatSummary(tally: Tally, elapsedMs: number): string {
+  const mark = (n: number): string => (n === 0 ? '0' : `${n}  ← FAIL`)
+  const rows: Array<[string, string]> = [
+    [
+      'kills (SIGKILL)',
+      `${tally.kills} (own thread ${tally.killsSelf}, ≤10 ms ${tally.killsEarly}, 10–500 ms ${tally.killsMid}, 0.5–3 s ${tally.killsLate})`,
+    ],
+    [
+      'kill landed',
+      `in createRecorder ${tally.killedInCreate}, before ready ${tally.killedBeforeReady}, after ready ${tally.killedAfterReady}`,
+    ],
+    ['kills that left a torn line', String(tally.tornTails)],
+    ['sessions (chains) / children', `${tally.cases} / ${tally.children}`],
+    [
+      'resumes (of an existing transcript)',
+      `${tally.resumes} (${tally.resumesReady} reached ready, slowest ${tally.resumeReadyMaxMs.toFixed(0)} ms; ${tally.closers} clean closes)`,
+    ],
+    [
+      'acknowledged records checked',
+      `${tally.ackedChecks} look-ups of ${tally.ackedRecords} distinct records, ${(tally.bytesChecked / 1024 / 1024).toFixed(0)} MiB of transcript read`,
+    ],
+    ['torn lines reported as recovered', String(tally.recoveredLines)],
+    ['lost (acknowledged, not in the file)', mark(tally.lost)],
+    ['duplicated (uuid on two lines)', mark(tally.duplicated)],
+    [
+      'watermarks: uuid not in the file / count too low',
+      `${mark(tally.missingMarks)} / ${mark(tally.watermarksWrong)}`,
+    ],
+    ['prefix violations (not append-only)', mark(tally.prefixViolations)],
+    ['reader problems (not recovered)', mark(tally.readerProblems)],
+    ['slow (> 5 s) / locked resumes', `${mark(tally.slowResumes)} / ${mark(tally.lockedResumes)}`],
+    ['lock directory not 0700', mark(tally.lockModeWrong)],
+    ['other recorder errors', mark(tally.recorderErrors)],
+    ['children crashed or hung', mark(tally.crashes)],
+    ['elapsed', `${(elapsedMs / 1000).toFixed(0)} s`],
+  ]
+  const width = Math.max(...rows.map(([name]) => name.length))
+  const valueWidth = Math.max(...rows.map(([, value]) => value.length))
+  return [
+    `| ${'figure'.padEnd(width)} | ${'value'.padEnd(valueWidth)} |`,
+    `|${'-'.repeat(width + 2)}|${'-'.repeat(valueWidth + 2)}|`,
+    ...rows.map(([name, value]) => `| ${name.padEnd(width)} | ${value.padEnd(valueWidth)} |`),
+  ].join('\n')
+}
