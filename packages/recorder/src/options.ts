@@ -89,7 +89,7 @@ export interface RecorderOptions {
   /**
    * How long the exit drain (the synchronous write of what is still queued when the process exits) may
    * take. What it could not write by then is reported on stderr with its count (`EEXITUNWRITTEN`), with or
-   * without `onError`. A single write in progress is finished even past the bound.
+   * without `onError`. A record whose writing has begun is finished even past the bound (never half a line).
    * @default 5000
    */
   readonly exitDrainMs?: number

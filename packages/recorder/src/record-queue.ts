@@ -62,6 +62,11 @@ export class RecordQueue {
     return this.#pendingChars
   }
 
+  /** The head record is written in part (a record bigger than one write): stopping now would leave half a line. */
+  get midRecord(): boolean {
+    return this.#headChars > 0
+  }
+
   get isEmpty(): boolean {
     return this.#head >= this.#records.length
   }

@@ -45,15 +45,24 @@ export function serializeRecord(
   return { head: `${envelopeJson(envelope)},`, body: json.slice(1) }
 }
 
+/** @internal How much the type cache holds (test seam for its bound). */
+export function typeCacheSize(): { readonly entries: number; readonly chars: number } {
+  let chars = 0
+  for (const [type, json] of typeJsonCache) chars += type.length + json.length
+  return { entries: typeJsonCache.size, chars }
+}
+
 /** The whole line, for the rare paths that need it as one string. */
 export function lineOf(record: SerializedRecord): string {
   return `${record.head}${record.body}\n`
 }
 
-// A session uses a handful of record types over and over: their JSON literals are encoded once. Bounded,
-// so a caller inventing a new type per record cannot grow it without limit.
+// A session uses a handful of record types over and over: their JSON literals are encoded once. Bounded in
+// entries and in size: only short types are kept (a type is a name, not a payload), so a caller inventing
+// a new type per record, or 1 MiB type strings, can hold at most TYPE_CACHE_MAX × TYPE_CACHE_MAX_CHARS.
 const typeJsonCache = new Map<string, string>()
 const TYPE_CACHE_MAX = 256
+const TYPE_CACHE_MAX_CHARS = 128
 // Lower-case hex and dashes, as randomUUID() makes them: such a parent needs no escaping.
 const PLAIN_UUID = /^[0-9a-f-]{36}$/
 
@@ -61,7 +70,8 @@ function typeJson(type: string): string {
   let json = typeJsonCache.get(type)
   if (json === undefined) {
     json = JSON.stringify(type)
-    if (typeJsonCache.size < TYPE_CACHE_MAX) typeJsonCache.set(type, json)
+    if (typeJsonCache.size < TYPE_CACHE_MAX && type.length <= TYPE_CACHE_MAX_CHARS)
+      typeJsonCache.set(type, json)
   }
   return json
 }

@@ -24,6 +24,51 @@ const badCalls: Array<[label: string, call: (rec: ReturnType<typeof createRecord
   ['a bad parentUuid', (rec) => rec.record('event', {}, { parentUuid: 7 as unknown as string })],
   ['an empty parentUuid', (rec) => rec.record('event', {}, { parentUuid: '' })],
   [
+    'a throwing getter',
+    (rec) =>
+      rec.record('event', {
+        get text(): string {
+          throw new Error('getter')
+        },
+      }),
+  ],
+  [
+    'a throwing Proxy trap',
+    (rec) =>
+      rec.record(
+        'event',
+        new Proxy(
+          {},
+          {
+            ownKeys() {
+              throw new Error('trap')
+            },
+          },
+        ),
+      ),
+  ],
+  [
+    'a revoked Proxy',
+    (rec) => {
+      const { proxy, revoke } = Proxy.revocable({ a: 1 }, {})
+      revoke()
+      return rec.record('event', proxy)
+    },
+  ],
+  [
+    'options with a throwing getter',
+    (rec) =>
+      rec.record(
+        'event',
+        {},
+        {
+          get parentUuid(): string {
+            throw new Error('getter')
+          },
+        },
+      ),
+  ],
+  [
     'a throwing toJSON',
     (rec) =>
       rec.record('event', {

@@ -96,4 +96,31 @@ describe('bounded memory: maxQueueBytes with an overflow policy', () => {
     await rec.close()
     expect(readTranscript(rec.filePath).map((r) => r.uuid)).toEqual(accepted)
   })
+
+  it('on a slow disk with the default policy the queue never holds more than maxQueueBytes: a record that finds no room is refused (typed), none accepted is lost', async () => {
+    const dir = await tempDir()
+    const seam = slowDisk()
+    const bound = 64 * 1024
+    const rec = createRecorder({ dir, fs: seam, maxQueueBytes: bound, onError: () => {} })
+    const accepted: string[] = []
+    let refused = 0
+    let peak = 0
+    for (let burst = 0; burst < 20; burst++) {
+      for (let i = 0; i < 100; i++) {
+        try {
+          accepted.push(rec.record('chat', { burst, i, text: 'm'.repeat(1000) }))
+        } catch (error) {
+          expect(error).toBeInstanceOf(QueueFullError)
+          refused++
+        }
+        peak = Math.max(peak, rec.stats().pendingBytes)
+      }
+      await new Promise((resolve) => setImmediate(resolve))
+    }
+    // 2 MB offered to a disk that takes 200 ms per write: without the bound all of it would be queued.
+    expect(peak).toBeLessThanOrEqual(bound)
+    expect(accepted.length + refused).toBe(2000)
+    await rec.close()
+    expect(readTranscript(rec.filePath).map((r) => r.uuid)).toEqual(accepted)
+  })
 })

@@ -95,6 +95,10 @@ export class Writer {
     this.marks = new Watermarks(settings.fsync, resumedUuid)
   }
 
+  get #midRecord(): boolean {
+    return (this.#current !== null && this.#current.written > 0) || this.#s.queue.midRecord
+  }
+
   get hasWork(): boolean {
     return !this.#s.queue.isEmpty || this.#current !== null || this.#s.transcript.hasCarry
   }
@@ -118,7 +122,8 @@ export class Writer {
         yield* this.#carry()
         continue
       }
-      const writing = goal.writeMore() && this.hasWork
+      // A record begun is finished whatever the goal says: a drain never leaves half a line behind.
+      const writing = this.hasWork && (goal.writeMore() || this.#midRecord)
       // The lock before the check: a lock lost and taken again makes the check due (did anyone write?).
       if (writing) yield* io.requireLock()
       // Before a write, when due: a path that no longer names our file is dealt with first (carry, truncation);
@@ -357,7 +362,7 @@ export class Writer {
 
   /** Nothing for this goal to do: no drain (and no take-over of the loop) is needed. */
   #done(goal: Goal): boolean {
-    if (this.hasWork && goal.writeMore()) return false
+    if (this.hasWork && (goal.writeMore() || this.#midRecord)) return false
     const target = Math.min(goal.confirm(), this.marks.written)
     if (target > this.marks.verified) return false
     return !goal.sync || this.#s.fsync === 'never' || target <= this.marks.synced

@@ -1,0 +1,39 @@
+import { expect, it } from 'vitest'
+
+import { runFixture } from './support/run-fixture.js'
+import { tempDir } from './support/temp-dir.js'
+import { readTranscript } from './support/transcript.js'
+
+it('a slow disk at exit: the drain stops at exitDrainMs and says on stderr how many records it could not write', async () => {
+  const dir = await tempDir()
+  const result = await runFixture('exit-drain-bounds', [dir, 'slow'])
+  expect(result.code).toBe(0)
+  const match =
+    /EEXITUNWRITTEN\]: .*the process is exiting and (\d+) record\(s\) could not be written within exitDrainMs \(300 ms\)/.exec(
+      result.stderr,
+    )
+  expect(match).not.toBeNull()
+  const unwritten = Number(match![1])
+  const written = readTranscript(`${dir}/slow.jsonl`).length
+  // What is on disk and what was reported lost add up to what was accepted: nothing vanished unreported.
+  expect(unwritten).toBeGreaterThan(0)
+  expect(written + unwritten).toBe(200)
+})
+
+it('a full disk at exit: the loss is reported with its count even after the episode was already warned about', async () => {
+  const dir = await tempDir()
+  const result = await runFixture('exit-drain-bounds', [dir, 'full'])
+  expect(result.code).toBe(0)
+  expect(result.stderr).toMatch(/\[EWRITEFAILED\]/)
+  expect(result.stderr).toMatch(
+    /EEXITUNWRITTEN\]: .*the process is exiting and 200 record\(s\) could not be written/,
+  )
+})
+
+it('an async onError whose promise rejects never crashes the host', async () => {
+  const dir = await tempDir()
+  const result = await runFixture('exit-drain-bounds', [dir, 'reject'])
+  expect(result.stdout).toBe('exiting\n')
+  expect(result.code).toBe(0)
+  expect(result.stderr).not.toMatch(/Unhandled|the handler itself failed/)
+})
