@@ -16,7 +16,8 @@ import { Reporter } from './write-core/reporter.js'
 import { inspectForResume, recoveredRecord } from './write-core/resume.js'
 import { type Prepared, Sequencer } from './write-core/sequencer.js'
 import { Transcript } from './write-core/transcript.js'
-import { type Goal, Writer } from './write-core/writer.js'
+import { exitGoal, flushSyncGoal, roomGoal } from './write-core/goals.js'
+import { Writer } from './write-core/writer.js'
 import { limited } from './write-limiter.js'
 
 const DIR_MODE = 0o700
@@ -153,13 +154,7 @@ class SessionRecorder implements Recorder {
   }
 
   flushSync(): FlushWatermark {
-    const goal: Goal = {
-      writeMore: () => true,
-      confirm: () => this.#sequencer.recorded,
-      sync: true,
-      open: false,
-    }
-    const ok = this.#writer.drainSync(goal, false)
+    const ok = this.#writer.drainSync(flushSyncGoal(this.#sequencer.recorded), false)
     if (!ok || !this.#writer.marks.satisfied(this.#sequencer.recorded)) {
       const cause =
         this.#writer.fatal ??
@@ -235,15 +230,7 @@ class SessionRecorder implements Recorder {
       const low = Math.floor(bound / 2)
       const writer = this.#writer
       if (writer.failure === null && writer.fatal === null && this.#lock.isOurs()) {
-        writer.drainSync(
-          {
-            writeMore: () => queue.pendingChars + prepared.chars > low,
-            confirm: () => 0,
-            sync: false,
-            open: false,
-          },
-          false,
-        )
+        writer.drainSync(roomGoal(queue, prepared.chars, low), false)
       }
       if (queue.isEmpty || queue.pendingChars + prepared.chars <= bound) return
       why = (writer.fatal ?? writer.failure)?.message ?? writer.refusal ?? 'it could not be written'
@@ -291,15 +278,7 @@ class SessionRecorder implements Recorder {
     this.#reporter.exiting = true
     const deadline = Date.now() + this.#o.exitDrainMs
     const recorded = this.#sequencer.recorded
-    this.#writer.drainSync(
-      {
-        writeMore: () => Date.now() < deadline,
-        confirm: () => recorded,
-        sync: this.#o.fsync === 'batch',
-        open: false,
-      },
-      true,
-    )
+    this.#writer.drainSync(exitGoal(deadline, recorded, this.#o.fsync === 'batch'), true)
     const unwritten = recorded - this.#writer.marks.written
     if (unwritten > 0) {
       const reason = this.#writer.fatal ?? this.#writer.failure

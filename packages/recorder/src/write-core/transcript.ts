@@ -4,7 +4,7 @@ import { RecorderError, RecorderErrorCode } from '../errors.js'
 import type { InFlight } from '../in-flight-write.js'
 import { errorCode, isTransient, TRANSIENT_FIRST_DELAY_MS, TRANSIENT_RETRIES } from '../transient-errors.js'
 import { OWNERSHIP_PREFIX_BYTES, ownershipOfPrefix } from '../read/file-ownership.js'
-import { findLineEndAfterUuid, lastUuidOf } from './file-scan.js'
+import { type Carry, copyCarry, planCarry } from './carry.js'
 import * as io from './io.js'
 
 // O_RDWR (not O_WRONLY) so the file can be read back (its first and last bytes at open, a carry after a
@@ -14,8 +14,6 @@ const OPEN_FLAGS = constants.O_RDWR | constants.O_APPEND | constants.O_CREAT | c
 const FILE_MODE = 0o600
 const DIR_MODE = 0o700
 const NEWLINE = 0x0a
-// Read-back buffer when carrying bytes from a replaced transcript into its successor.
-const CARRY_CHUNK = 1024 * 1024
 
 export type ErrorFactory = (code: RecorderErrorCode, what: string, cause: unknown) => RecorderError
 
@@ -28,17 +26,6 @@ export type PathCheck =
   | { readonly kind: 'truncated'; readonly from: number; readonly to: number }
   /** Same file, longer than our writes left it: someone else appended (the lock was bypassed). */
   | { readonly kind: 'grown'; readonly from: number; readonly to: number }
-
-/** Bytes written to a transcript that was then replaced, to be copied into the file now at the path. */
-interface Carry {
-  /** The replaced file, still open: the only place those bytes are left. */
-  readonly fd: number
-  /** Where the copy starts: a line boundary of the old file. */
-  start: number
-  readonly end: number
-  /** Bytes already copied into the current transcript. */
-  copied: number
-}
 
 /**
  * The one owner of the transcript's path and descriptors. Every open, check, write, sync and close of the
@@ -120,11 +107,6 @@ export class Transcript {
     return this.#checkIntervalMs === 0 || now - this.#lastCheckAt >= this.#checkIntervalMs
   }
 
-  /** Anything written since the path was last found to name this file. */
-  get unverified(): boolean {
-    return this.#size > this.#verifiedLineEnd || this.#carry !== null
-  }
-
   *ensureDir(): io.Io<void> {
     if (this.#dirReady) return
     try {
@@ -194,7 +176,7 @@ export class Transcript {
     this.#needsNewline = !endsWithNewline && !continuing
     this.#lastCheckAt = Date.now()
     this.#suspect = false
-    if (this.#carry !== null) yield* this.#planCarry()
+    if (this.#carry !== null) yield* planCarry(this.#carry, fd, stats.size)
   }
 
   /**
@@ -353,24 +335,7 @@ export class Transcript {
    */
   *copyCarry(): io.Io<number> {
     const carry = this.#carry!
-    const length = carry.end - carry.start
-    const buffer = Buffer.allocUnsafe(Math.min(CARRY_CHUNK, Math.max(length, 1)))
-    while (carry.copied < length) {
-      const want = Math.min(buffer.length, length - carry.copied)
-      let got: number
-      try {
-        got = yield* io.read(carry.fd, buffer, 0, want, carry.start + carry.copied)
-      } catch (error) {
-        throw this.#error(
-          RecorderErrorCode.WRITE_FAILED,
-          'could not read back the replaced transcript',
-          error,
-        )
-      }
-      // The old file shrank under our descriptor (someone truncated it too): carry what is there.
-      if (got === 0) break
-      yield* this.append(buffer.subarray(0, got), 0, (bytes) => (carry.copied += bytes))
-    }
+    yield* copyCarry(carry, (buffer, from, progress) => this.append(buffer, from, progress), this.#error)
     this.#lineEnd = this.#size
     this.#carry = null
     yield* closeQuietly(carry.fd)
@@ -410,21 +375,6 @@ export class Transcript {
     if (this.#size <= this.#verifiedLineEnd) return fd
     this.#carry = { fd, start: this.#verifiedLineEnd, end: this.#size, copied: 0 }
     return null
-  }
-
-  /**
-   * The file now at the path already holds records (a copy of the old one put in its place, say): start the
-   * carry right after the last of them, so no record is written twice, whatever was verified when.
-   */
-  *#planCarry(): io.Io<void> {
-    const carry = this.#carry!
-    carry.copied = 0
-    if (this.#size === 0) return
-    const lastUuid = yield* lastUuidOf(this.#fd!, this.#size)
-    if (lastUuid === null) return
-    const lineEnd = yield* findLineEndAfterUuid(carry.fd, lastUuid, carry.end)
-    if (lineEnd === null) return
-    carry.start = Math.min(lineEnd, carry.end)
   }
 }
 

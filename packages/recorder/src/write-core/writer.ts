@@ -5,27 +5,13 @@ import type { FsyncMode } from '../options.js'
 import type { FlushWatermark } from '../recorder-api.js'
 import type { RecorderFs } from '../recorder-fs.js'
 import type { Chunk, RecordQueue } from '../record-queue.js'
+import { backgroundGoal, type Goal } from './goals.js'
 import * as io from './io.js'
 import type { Reporter } from './reporter.js'
+import { grownMessage, replacedMessage, truncatedMessage } from './path-reports.js'
+import { RetryBackoff } from './retry-backoff.js'
 import type { PathCheck, Transcript } from './transcript.js'
 import { Watermarks } from './watermarks.js'
-
-// Backoff between attempts while a failure lasts: quick enough to notice a freed disk, slow enough not to
-// spin on a dead one. Retry timers are unref()ed: a failing recorder never keeps the process alive; the exit
-// drain makes the last attempt.
-const RETRY_MIN_MS = 50
-const RETRY_MAX_MS = 5000
-
-/** What one run of the write cycle is for. */
-export interface Goal {
-  /** Keep writing queued records while this holds. */
-  readonly writeMore: () => boolean
-  /** Records that must be written, found at the path, and (with `sync`) synced before the run ends. */
-  readonly confirm: () => number
-  readonly sync: boolean
-  /** Open the transcript even with nothing to write (the background loop, so ready() resolves early). */
-  readonly open: boolean
-}
 
 export interface WriterSettings {
   readonly fs: RecorderFs
@@ -73,8 +59,7 @@ export class Writer {
   #scheduled = false
   #stopped = false
   #idle: { readonly promise: Promise<void>; readonly resolve: () => void } | null = null
-  #retryTimer: NodeJS.Timeout | null = null
-  #retryDelay = RETRY_MIN_MS
+  readonly #backoff = new RetryBackoff()
   // A write in flight that a synchronous drain already waited for, in vain, for the whole bound.
   #stalledWrite: InFlight | null = null
   // The lock was taken again after it was compromised: the next check must find nobody wrote meanwhile.
@@ -119,7 +104,7 @@ export class Writer {
         continue
       }
       if (t.hasCarry) {
-        yield* this.#carry()
+        yield* t.copyCarry()
         continue
       }
       // A record begun is finished whatever the goal says: a drain never leaves half a line behind.
@@ -185,25 +170,18 @@ export class Writer {
         return true
       case 'replaced':
         this.marks.replaced()
-        this.#s.reporter.report(
-          this.#s.error(
-            RecorderErrorCode.TRANSCRIPT_REPLACED,
-            `the transcript was ${outcome.missing ? 'deleted or renamed' : 'replaced by another file'} while open; writing continues in the file at the path${outcome.carried > 0 ? `, starting with the ${outcome.carried} byte(s) of records written since it was last found there (none twice: the carry starts after the last record the file at the path already holds)` : ''}`,
-            undefined,
-          ),
-        )
+        this.#report(RecorderErrorCode.TRANSCRIPT_REPLACED, replacedMessage(outcome))
         return false
       case 'grown': {
-        const error = this.#s.error(
-          this.#regained ? RecorderErrorCode.LOCK_COMPROMISED : RecorderErrorCode.TRANSCRIPT_CHANGED,
-          `the transcript grew from ${outcome.from} to ${outcome.to} bytes by writes that are not ours${this.#regained ? ' while the lock was not held; another writer may have forked the session' : ''}`,
-          undefined,
-        )
         if (this.#regained) {
-          this.fatal = error
-          throw error
+          this.fatal = this.#s.error(
+            RecorderErrorCode.LOCK_COMPROMISED,
+            grownMessage(outcome, true),
+            undefined,
+          )
+          throw this.fatal
         }
-        this.#s.reporter.report(error)
+        this.#report(RecorderErrorCode.TRANSCRIPT_CHANGED, grownMessage(outcome, false))
         // Our records are still there, before the foreign bytes: the path holds them.
         this.marks.verifiedAll()
         return false
@@ -212,20 +190,14 @@ export class Writer {
         const { lost, exact } = this.marks.truncated(outcome.to)
         // A chunk written in part lost that part: it is written again whole, on a line of its own.
         if (this.#current !== null) this.#current.written = 0
-        this.#s.reporter.report(
-          this.#s.error(
-            RecorderErrorCode.TRANSCRIPT_TRUNCATED,
-            `the transcript was truncated from ${outcome.from} to ${outcome.to} bytes by someone else; ${exact ? '' : 'at least '}${lost} record(s) already written were lost with it; writing continues at its end`,
-            undefined,
-          ),
-        )
+        this.#report(RecorderErrorCode.TRANSCRIPT_TRUNCATED, truncatedMessage(outcome, lost, exact))
         return false
       }
     }
   }
 
-  *#carry(): io.Io<void> {
-    yield* this.#s.transcript.copyCarry()
+  #report(code: RecorderErrorCode, message: string): void {
+    this.#s.reporter.report(this.#s.error(code, message, undefined))
   }
 
   #settle(): void {
@@ -247,16 +219,12 @@ export class Writer {
 
   /** Asks for an attempt now: a flush or ready() does not wait out a failure's backoff. */
   kick(): void {
-    if (this.#retryTimer !== null) {
-      clearTimeout(this.#retryTimer)
-      this.#retryTimer = null
-    }
+    this.#backoff.cancel()
     this.schedule()
   }
 
   schedule(): void {
-    if (this.#busy || this.#scheduled || this.#retryTimer !== null || this.fatal !== null || this.#stopped)
-      return
+    if (this.#busy || this.#scheduled || this.#backoff.pending || this.fatal !== null || this.#stopped) return
     this.#scheduled = true
     // setImmediate, not a microtask: a synchronous burst of record() calls all lands in one write, and the
     // encoding of that write runs as its own event-loop task instead of extending the caller's.
@@ -270,12 +238,7 @@ export class Writer {
     if (this.#busy || this.#stopped || this.fatal !== null) return
     this.#busy = true
     const generation = this.#generation
-    const goal: Goal = {
-      writeMore: () => true,
-      confirm: () => this.marks.waitedFor,
-      sync: true,
-      open: this.#opening,
-    }
+    const goal = backgroundGoal(() => this.marks.waitedFor, this.#opening)
     try {
       await io.runAsync(this.#cycle(goal), {
         fs: this.#s.fs,
@@ -316,8 +279,7 @@ export class Writer {
   async stop(): Promise<void> {
     this.#stopped = true
     this.#opening = false
-    if (this.#retryTimer !== null) clearTimeout(this.#retryTimer)
-    this.#retryTimer = null
+    this.#backoff.cancel()
     if (!this.#busy) return
     this.#idle ??= withResolvers()
     await this.#idle.promise
@@ -426,22 +388,13 @@ export class Writer {
       return
     }
     if (this.#stopped) return
-    if (this.#retryTimer !== null) clearTimeout(this.#retryTimer)
     this.retries++
-    this.#retryTimer = setTimeout(() => {
-      this.#retryTimer = null
-      this.schedule()
-    }, this.#retryDelay)
-    // A failing recorder must not keep the process alive; the exit drain makes the last attempt.
-    this.#retryTimer.unref()
-    this.#retryDelay = Math.min(this.#retryDelay * 2, RETRY_MAX_MS)
+    this.#backoff.arm(() => this.schedule())
   }
 
   #recovered(): void {
-    if (this.#retryTimer !== null) clearTimeout(this.#retryTimer)
-    this.#retryTimer = null
+    this.#backoff.reset()
     this.failure = null
-    this.#retryDelay = RETRY_MIN_MS
     this.#s.reporter.recovered()
   }
 
