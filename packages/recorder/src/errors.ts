@@ -93,6 +93,23 @@ export class InvalidRecordError extends TypeError {
   readonly code = 'EINVALIDRECORD'
 }
 
+/** With `maxRecordBytes`, `record()` refuses a record whose line would be longer; nothing was queued. */
+export class RecordTooLargeError extends InvalidRecordError {
+  override readonly name: string = 'RecordTooLargeError'
+  override readonly code = 'ERECORDTOOLARGE' as 'EINVALIDRECORD'
+  /** UTF-8 bytes of the refused line, newline included. */
+  readonly bytes: number
+  readonly maxRecordBytes: number
+
+  constructor(type: string, bytes: number, maxRecordBytes: number) {
+    super(
+      `Record "${type}" refused: its line is ${bytes} bytes, over maxRecordBytes (${maxRecordBytes}); store big payloads elsewhere and record a reference, or raise the limit`,
+    )
+    this.bytes = bytes
+    this.maxRecordBytes = maxRecordBytes
+  }
+}
+
 /** `record()` after `close()`. */
 export class RecorderClosedError extends Error {
   override readonly name: string = 'RecorderClosedError'

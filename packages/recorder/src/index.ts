@@ -31,6 +31,7 @@ export type { FsyncMode, OverflowPolicy, RecorderOptions } from './options.js'
 export {
   InvalidRecordError,
   QueueFullError,
+  RecordTooLargeError,
   RecorderClosedError,
   RecorderError,
   RecorderErrorCode,

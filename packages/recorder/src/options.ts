@@ -87,6 +87,13 @@ export interface RecorderOptions {
    */
   readonly metaDebounceMs?: number
   /**
+   * Largest line (record + newline, in UTF-8 bytes) `record()` accepts; a bigger record is refused with a
+   * `RecordTooLargeError` (`ERECORDTOOLARGE`) and changes nothing. Set it to stay under a log shipper's line
+   * limit (rsyslog imfile 8 KiB by default, syslog-ng 64 KiB…; see docs/shipping.md). Unset: no limit.
+   * @default undefined
+   */
+  readonly maxRecordBytes?: number
+  /**
    * How long the exit drain (the synchronous write of what is still queued when the process exits) may
    * take. What it could not write by then is reported on stderr with its count (`EEXITUNWRITTEN`), with or
    * without `onError`. A record whose writing has begun is finished even past the bound (never half a line).
@@ -124,6 +131,7 @@ export interface ResolvedOptions {
   readonly meta: boolean
   readonly metaDebounceMs: number
   readonly exitDrainMs: number
+  readonly maxRecordBytes: number | undefined
   readonly onError: ((error: RecorderError) => unknown) | undefined
   readonly redact: ((record: SessionRecord) => Record<string, unknown>) | undefined
   readonly fs: RecorderFs | undefined

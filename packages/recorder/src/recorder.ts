@@ -1,6 +1,12 @@
 import path from 'node:path'
 
-import { QueueFullError, RecorderError, RecorderErrorCode, SessionLockedError } from './errors.js'
+import {
+  QueueFullError,
+  RecordTooLargeError,
+  RecorderError,
+  RecorderErrorCode,
+  SessionLockedError,
+} from './errors.js'
 import { registerExitDrain } from './exit-drain.js'
 import { LockKeeper } from './lock-keeper.js'
 import { createMetaWriter, FRESH_META_BASE, loadMetaBase } from './meta-sidecar.js'
@@ -142,6 +148,7 @@ class SessionRecorder implements Recorder {
 
   record(type: string, data?: object, options?: RecordOptions): string {
     const prepared = this.#sequencer.prepare(type, data, options)
+    this.#checkSize(prepared)
     this.#makeRoomFor(prepared)
     this.#sequencer.accept(prepared)
     if (type === TITLE_RECORD_TYPE && this.#meta !== null) this.#noteTitle(data)
@@ -240,6 +247,16 @@ class SessionRecorder implements Recorder {
       `Record "${prepared.type}" refused: ${queue.pendingChars} queued characters plus ${prepared.chars} would exceed maxQueueBytes (${bound}) and the queue could not be written now (${why}); nothing already accepted is lost`,
       this.#details(),
     )
+  }
+
+  /** `maxRecordBytes`: measured in UTF-8 bytes only when set (a scan of the line's text). */
+  #checkSize(prepared: Prepared): void {
+    const max = this.#o.maxRecordBytes
+    // UTF-8 takes at most 3 bytes per UTF-16 code unit: most records need no scan at all.
+    if (max === undefined || prepared.chars * 3 <= max) return
+    const { head, body } = prepared.serialized
+    const bytes = Buffer.byteLength(head) + Buffer.byteLength(body) + 1
+    if (bytes > max) throw new RecordTooLargeError(prepared.type, bytes, max)
   }
 
   #noteTitle(data: object | undefined): void {

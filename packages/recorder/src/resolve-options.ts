@@ -30,6 +30,7 @@ const KNOWN_OPTIONS = [
   'meta',
   'metaDebounceMs',
   'exitDrainMs',
+  'maxRecordBytes',
   'onError',
   'redact',
   'fs',
@@ -37,6 +38,8 @@ const KNOWN_OPTIONS = [
 
 const FSYNC_MODES = ['never', 'flush', 'batch'] as const
 const OVERFLOW_POLICIES = ['drain-sync', 'throw'] as const
+// An envelope alone is about 170 bytes: a smaller limit would refuse every record.
+const MIN_RECORD_BYTES = 256
 // Below this a single ordinary record could not fit a write without being split.
 const MIN_WRITE_BYTES = 1024
 
@@ -85,6 +88,10 @@ export function resolveOptions(options: RecorderOptions): ResolvedOptions {
     meta: optionalBoolean('meta', options.meta, true),
     metaDebounceMs: integerAtLeast('metaDebounceMs', options.metaDebounceMs, 0, DEFAULT_META_DEBOUNCE_MS),
     exitDrainMs: integerAtLeast('exitDrainMs', options.exitDrainMs, 0, DEFAULT_EXIT_DRAIN_MS),
+    maxRecordBytes:
+      options.maxRecordBytes === undefined
+        ? undefined
+        : integerAtLeast('maxRecordBytes', options.maxRecordBytes, MIN_RECORD_BYTES, 0),
     onError: optionalFunction('onError', options.onError),
     redact: optionalFunction('redact', options.redact),
     fs: options.fs,
