@@ -16,7 +16,7 @@ export interface FsStatsLike {
  * Every file-system call the package makes goes through this seam, so tests can count syscalls and
  * inject failures (EACCES, EIO…) without mocking modules.
  *
- * @internal Test seam only; the shape may change without a major version.
+ * Test seam only, not public API; the shape may change without a major version.
  */
 export interface FsAdapter {
   readonly stat: (path: string) => Promise<FsStatsLike>
