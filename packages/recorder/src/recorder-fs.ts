@@ -11,8 +11,8 @@ export interface FileIdentity {
 }
 
 /**
- * Test seam only, not public API (its shape may change in any release): the file-system operations the recorder performs, as one injectable object so tests can fail
- * or delay any of them. The async half is the hot path; the sync half is used only by `createRecorder`'s
+ * Test seam only, not public API (its shape may change in any release): the file-system operations the
+ * recorder performs, as one injectable object so tests can fail or delay any of them. The async half is the hot path; the sync half is used only by `createRecorder`'s
  * setup, `flushSync()`, the `drain-sync` overflow policy and the exit drain.
  */
 export interface RecorderFs {
