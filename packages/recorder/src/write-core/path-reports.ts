@@ -18,8 +18,12 @@ export function grownMessage(outcome: Extract<PathCheck, { kind: 'grown' }>, loc
 
 export function truncatedMessage(
   outcome: Extract<PathCheck, { kind: 'truncated' }>,
-  lost: number,
+  lost: number | null,
   exact: boolean,
 ): string {
-  return `the transcript was truncated from ${outcome.from} to ${outcome.to} bytes by someone else; ${exact ? '' : 'at least '}${lost} record(s) already written were lost with it; writing continues at its end`
+  const count =
+    lost === null
+      ? 'records already written were lost with it (how many cannot be told: the cut reaches before the writes this recorder remembers)'
+      : `${exact ? '' : 'at least '}${lost} record(s) already written were lost with it`
+  return `the transcript was truncated from ${outcome.from} to ${outcome.to} bytes by someone else; ${count}; writing continues at its end`
 }

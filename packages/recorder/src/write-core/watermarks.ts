@@ -110,6 +110,9 @@ export class Watermarks {
    */
   replaced(): void {
     if (this.synced > this.verified) this.synced = this.verified
+    // Offsets of the old file mean nothing in the new one: a later truncation cannot be counted from them.
+    this.#points = []
+    this.#dropped = true
   }
 
   /** Where this recorder's records start in the file (its size when first opened): counts 0 there. */
@@ -118,10 +121,11 @@ export class Watermarks {
   }
 
   /**
-   * The file was truncated to `size` bytes: returns how many written records lost their bytes, and whether
-   * that count is exact (false: the cut reaches before the oldest write remembered, so it is a lower bound).
+   * The file was truncated to `size` bytes: returns how many written records lost their bytes (null when
+   * that cannot be told: the cut reaches before the oldest write remembered) and whether the count is exact
+   * (false: a lower bound, older writes were forgotten).
    */
-  truncated(size: number): { lost: number; exact: boolean } {
+  truncated(size: number): { lost: number | null; exact: boolean } {
     let kept = 0
     let found = false
     for (const point of this.#points) {
@@ -130,9 +134,10 @@ export class Watermarks {
       found = true
     }
     this.#points = this.#points.filter((point) => point.end <= size)
+    if (!found) return { lost: null, exact: false }
     if (this.verified > kept) this.verified = kept
     if (this.synced > kept) this.synced = kept
-    return { lost: this.written - kept, exact: found && !this.#dropped }
+    return { lost: this.written - kept, exact: !this.#dropped }
   }
 
   /** Resolves every waiter whose target is met. */
