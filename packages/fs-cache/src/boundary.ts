@@ -24,7 +24,8 @@ export type BoundaryRequest =
  * Where `target` would be once created, as the kernel resolves it at open time — written once as pure
  * decisions (sans-I/O), executed by {@link resolveForBoundary} and {@link resolveForBoundarySync}.
  *
- * 1. The whole path exists: its realpath is the answer (one request, the common case).
+ * 1. The whole path exists: its realpath is the answer (one request, the common case; the drivers make
+ *    it themselves before starting the walk, which then begins at step 2).
  * 2. Otherwise find the longest existing prefix *as spelled* (a missing component makes every longer
  *    prefix missing too, so it is found walking back from the end) and take its realpath.
  * 3. Apply the remaining components one at a time to that fully resolved directory, the way the kernel
@@ -37,10 +38,15 @@ export type BoundaryRequest =
  * `newdir/../lnk/x` therefore resolves `lnk`: when `lnk` points outside, so does the answer, even though
  * `newdir` does not exist yet (the lexical fold of the missing tail was issue #13's escape).
  */
-export function* boundaryWalk(target: string): Generator<BoundaryRequest, string, string | undefined> {
+export function* boundaryWalk(
+  target: string,
+  wholeIsMissing = false,
+): Generator<BoundaryRequest, string, string | undefined> {
   const key = toKey(target)
-  const whole = yield { op: 'realpath', path: key }
-  if (whole !== undefined) return whole
+  if (!wholeIsMissing) {
+    const whole = yield { op: 'realpath', path: key }
+    if (whole !== undefined) return whole
+  }
 
   const { root, segments } = split(key)
   let kept = segments.length - 1
@@ -56,7 +62,12 @@ export function* boundaryWalk(target: string): Generator<BoundaryRequest, string
   // How many trailing components of `current` do not exist (directories a mkdir -p would create).
   let missing = 0
   let hops = 0
+  // The prefix one component longer than `kept`, as spelled, was just found missing: when that component
+  // is a plain name, asking realpath again from the resolved prefix would repeat the same failed lookup.
+  let nextKnownMissing = true
   for (let segment = pending.shift(); segment !== undefined; segment = pending.shift()) {
+    const skipRealpath = nextKnownMissing
+    nextKnownMissing = false
     if (segment === '.') continue
     if (segment === '..') {
       // `current` is fully resolved, so its textual parent is its real parent.
@@ -71,7 +82,7 @@ export function* boundaryWalk(target: string): Generator<BoundaryRequest, string
       missing++
       continue
     }
-    const real = yield { op: 'realpath', path: next }
+    const real = skipRealpath ? undefined : yield { op: 'realpath', path: next }
     if (real !== undefined) {
       current = real
       continue
@@ -114,7 +125,13 @@ export interface BoundaryFs<T> {
 
 /** Runs {@link boundaryWalk} with async calls. Failures other than "missing" reject unchanged. */
 export async function resolveForBoundary(target: string, fs: BoundaryFs<Promise<string>>): Promise<string> {
-  const walk = boundaryWalk(target)
+  // Step 1 of the walk, made here: an existing target (a hit, mostly) costs no generator at all.
+  try {
+    return await fs.realpath(target)
+  } catch (err) {
+    if (!isMissing(err)) throw err
+  }
+  const walk = boundaryWalk(target, true)
   let step = walk.next()
   while (!step.done) {
     const request = step.value
@@ -131,7 +148,12 @@ export async function resolveForBoundary(target: string, fs: BoundaryFs<Promise<
 
 /** Runs {@link boundaryWalk} with sync calls. */
 export function resolveForBoundarySync(target: string, fs: BoundaryFs<string>): string {
-  const walk = boundaryWalk(target)
+  try {
+    return fs.realpath(target)
+  } catch (err) {
+    if (!isMissing(err)) throw err
+  }
+  const walk = boundaryWalk(target, true)
   let step = walk.next()
   while (!step.done) {
     const request = step.value

@@ -1,4 +1,4 @@
-import { contains, resolveForBoundary, resolveForBoundarySync } from './boundary.js'
+import { contains, resolveForBoundary, resolveForBoundarySync, type BoundaryFs } from './boundary.js'
 import { DirMemo, type EnsureDirOptions } from './dir-memo.js'
 import { DirProbe } from './find-in-dir.js'
 import { NO_THROW, nodeFs, THROW, type FsAdapter, type FsStatsLike } from './fs-adapter.js'
@@ -78,6 +78,15 @@ export class PathCache implements Resettable {
   #misses = 0
   #joins = 0
   #invalidations = 0
+  // The file-system calls of the isPathWithin walk, built once: a closure per check costs more than a hit.
+  readonly #within: { readonly [mode in 'cached' | 'verify']: BoundaryFs<Promise<string>> } = {
+    cached: { realpath: (p) => this.realpath(p), readlink: (p) => this.#fs.readlink(p) },
+    verify: { realpath: (p) => this.#freshRealpath(p), readlink: (p) => this.#fs.readlink(p) },
+  }
+  readonly #withinSync: { readonly [mode in 'cached' | 'verify']: BoundaryFs<string> } = {
+    cached: { realpath: (p) => this.realpathSync(p), readlink: (p) => this.#fs.readlinkSync(p) },
+    verify: { realpath: (p) => this.#freshRealpathSync(p), readlink: (p) => this.#fs.readlinkSync(p) },
+  }
 
   constructor(options?: PathCacheOptions) {
     assertOptions('options', options)
@@ -191,30 +200,21 @@ export class PathCache implements Resettable {
   isPathWithin(root: string, target: string, options?: IsPathWithinOptions): Promise<boolean> {
     assertPath('root', root)
     assertPath('target', target)
-    const verify = parseWithin(options)
-    return this.#isPathWithin(root, target, verify)
+    return this.#isPathWithin(root, target, this.#within[parseWithin(options) ? 'verify' : 'cached'])
   }
 
-  async #isPathWithin(root: string, target: string, verify: boolean): Promise<boolean> {
-    const realpath = verify ? (p: string) => this.#freshRealpath(p) : (p: string) => this.realpath(p)
+  async #isPathWithin(root: string, target: string, fs: BoundaryFs<Promise<string>>): Promise<boolean> {
     // Both sides at once: on a cold cache that halves the wait, and Promise.all handles both rejections.
-    const [realRoot, realTarget] = await Promise.all([
-      realpath(root),
-      resolveForBoundary(target, { realpath, readlink: (p) => this.#fs.readlink(p) }),
-    ])
+    const [realRoot, realTarget] = await Promise.all([fs.realpath(root), resolveForBoundary(target, fs)])
     return contains(realRoot, realTarget)
   }
 
   isPathWithinSync(root: string, target: string, options?: IsPathWithinOptions): boolean {
     assertPath('root', root)
     assertPath('target', target)
-    const verify = parseWithin(options)
-    const realpath = verify ? (p: string) => this.#freshRealpathSync(p) : (p: string) => this.realpathSync(p)
-    const realRoot = realpath(root)
-    return contains(
-      realRoot,
-      resolveForBoundarySync(target, { realpath, readlink: (p) => this.#fs.readlinkSync(p) }),
-    )
+    const fs = this.#withinSync[parseWithin(options) ? 'verify' : 'cached']
+    const realRoot = fs.realpath(root)
+    return contains(realRoot, resolveForBoundarySync(target, fs))
   }
 
   /**
