@@ -1,4 +1,5 @@
-import { type SerializedRecord } from './serialize-record.js'
+import { lineChars, type SerializedRecord } from './serialize-record.js'
+import { textOf, unitAt } from './write-core/lazy-json-text.js'
 
 /** A run of queued text handed to one write: whole records, or one slice of a record too big for one write. */
 export interface Chunk {
@@ -24,15 +25,18 @@ export interface Chunk {
 // half of the arrays keeps it amortized O(1) per record.
 const COMPACT_MIN_HEAD = 1024
 const NEWLINE = 0x0a
+// A record holding big strings (see SerializedRecord.lazy) is escaped as it is written, at most this many
+// code units per write: escaping and encoding 256 Ki units takes about 1 ms (base64) to 2 ms (text with
+// escapes and non-ASCII) on a 2-core VM, so its write never holds the event loop for long, whatever the
+// record's size. It is also always written on its own, never batched with the records around it.
+const LAZY_WRITE_CHARS = 256 * 1024
 
 function isHighSurrogate(code: number): boolean {
   return code >= 0xd800 && code <= 0xdbff
 }
 
-/** Characters of a record's line: head + body + the newline. */
-function charsOf(record: SerializedRecord): number {
-  return record.head.length + record.body.length + 1
-}
+/** Characters of a record's line: head + body + the newline (a lazy body counts its big strings raw). */
+const charsOf = lineChars
 
 /**
  * The records accepted by `record()` and not yet written, in order. Records stay as the strings `record()`
@@ -99,10 +103,15 @@ export class RecordQueue {
     const records = this.#records
     if (head >= records.length) return null
     const first = records[head]!
+    if (first.lazy !== undefined) return this.#slice(first, Math.min(maxChars, LAZY_WRITE_CHARS))
     if (this.#headChars > 0 || charsOf(first) > maxChars) return this.#slice(first, maxChars)
     let end = head + 1
     let chars = charsOf(first)
-    while (end < records.length && chars + charsOf(records[end]!) <= maxChars)
+    while (
+      end < records.length &&
+      records[end]!.lazy === undefined &&
+      chars + charsOf(records[end]!) <= maxChars
+    )
       chars += charsOf(records[end++]!)
     const buffer = allocateFor(chars, () => {
       let bytes = 0
@@ -138,13 +147,19 @@ export class RecordQueue {
     let to = Math.min(total, from + maxChars)
     if (to < total && isHighSurrogate(charCodeAt(record, to - 1))) to--
     const pieces: string[] = []
-    const { head, body } = record
+    const { head, body, lazy } = record
     if (from < head.length) pieces.push(head.slice(from, Math.min(to, head.length)))
     const bodyFrom = Math.max(from - head.length, 0)
-    const bodyTo = Math.min(to - head.length, body.length)
-    if (bodyTo > bodyFrom) pieces.push(body.slice(bodyFrom, bodyTo))
+    const bodyTo = Math.min(to - head.length, total - 1 - head.length)
+    if (bodyTo > bodyFrom) {
+      if (lazy === undefined) pieces.push(body.slice(bodyFrom, bodyTo))
+      else textOf(lazy, bodyFrom, bodyTo, pieces)
+    }
     const withNewline = to === total
-    const buffer = allocateFor(to - from, () => {
+    // Escaping makes the text longer than the units it covers: the buffer is sized on the text itself.
+    let textChars = withNewline ? 1 : 0
+    for (const piece of pieces) textChars += piece.length
+    const buffer = allocateFor(textChars, () => {
       let bytes = withNewline ? 1 : 0
       for (const piece of pieces) bytes += Buffer.byteLength(piece)
       return bytes
@@ -203,9 +218,11 @@ function allocateFor(chars: number, exactBytes: () => number): Buffer {
   return chars < EXACT_SIZE_BELOW ? Buffer.allocUnsafe(exactBytes()) : Buffer.allocUnsafeSlow(chars * 3)
 }
 
-/** The character at `index` of the record's line. */
+/** The character at `index` of the record's line (of a big string's raw text, for a lazy body). */
 function charCodeAt(record: SerializedRecord, index: number): number {
   if (index < record.head.length) return record.head.charCodeAt(index)
   const inBody = index - record.head.length
-  return inBody < record.body.length ? record.body.charCodeAt(inBody) : NEWLINE
+  const { body, lazy } = record
+  if (lazy !== undefined) return inBody < lazy.chars ? unitAt(lazy, inBody) : NEWLINE
+  return inBody < body.length ? body.charCodeAt(inBody) : NEWLINE
 }

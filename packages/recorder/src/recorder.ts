@@ -17,6 +17,7 @@ import { nodeFs, type RecorderFs } from './recorder-fs.js'
 import { TITLE_RECORD_TYPE, transcriptFileName } from './record-format.js'
 import { RecordQueue } from './record-queue.js'
 import { resolveOptions } from './resolve-options.js'
+import { bytesOverLimit } from './serialize-record.js'
 import { type SessionDetails, sessionError, withUnwrittenCount } from './session-errors.js'
 import { Reporter } from './write-core/reporter.js'
 import { inspectForResume, recoveredRecord } from './write-core/resume.js'
@@ -249,14 +250,18 @@ class SessionRecorder implements Recorder {
     )
   }
 
-  /** `maxRecordBytes`: measured in UTF-8 bytes only when set (a scan of the line's text). */
+  /**
+   * `maxRecordBytes`: measured in UTF-8 bytes only when set (a scan of the line's text). A record holding big
+   * strings (escaped later, when written) is bounded without escaping and measured only when the bounds
+   * straddle the limit, in O(maxRecordBytes): see bytesOverLimit.
+   */
   #checkSize(prepared: Prepared): void {
     const max = this.#o.maxRecordBytes
-    // UTF-8 takes at most 3 bytes per UTF-16 code unit: most records need no scan at all.
-    if (max === undefined || prepared.chars * 3 <= max) return
-    const { head, body } = prepared.serialized
-    const bytes = Buffer.byteLength(head) + Buffer.byteLength(body) + 1
-    if (bytes > max) throw new RecordTooLargeError(prepared.type, bytes, max)
+    // UTF-8 takes at most 3 bytes per UTF-16 code unit: most records need no scan at all (not a lazy one,
+    // whose `chars` counts its big strings unescaped).
+    if (max === undefined || (prepared.chars * 3 <= max && prepared.serialized.lazy === undefined)) return
+    const bytes = bytesOverLimit(prepared.serialized, max)
+    if (bytes !== null) throw new RecordTooLargeError(prepared.type, bytes, max)
   }
 
   #noteTitle(data: object | undefined): void {

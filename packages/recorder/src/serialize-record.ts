@@ -1,5 +1,8 @@
 import { InvalidRecordError } from './errors.js'
 import { ENVELOPE_FIELDS, FORMAT_VERSION, FORMAT_VERSION_FIELD, type SessionRecord } from './record-format.js'
+import { BIG_STRING_CHARS } from './write-core/lazy-json-scan.js'
+import { type LazyJson, stringifyLazily } from './write-core/lazy-json.js'
+import { utf8BytesBounds, utf8BytesOf, wholeText } from './write-core/lazy-json-text.js'
 
 /** The envelope of one record, decided by the recorder before serialization. */
 export interface Envelope {
@@ -23,6 +26,12 @@ type Redact = (record: SessionRecord) => Record<string, unknown>
 export interface SerializedRecord {
   readonly head: string
   readonly body: string
+  /**
+   * Set when the data holds strings too big to escape inside `record()` ({@link BIG_STRING_CHARS} code
+   * units or more): then `body` is `''` and the data's JSON, without its opening brace, is this text whose
+   * big strings are escaped only when written, a slice per write (see lazy-json-text.ts).
+   */
+  readonly lazy?: LazyJson
 }
 
 const VERSION_JSON = `,"${FORMAT_VERSION_FIELD}":${FORMAT_VERSION}`
@@ -41,8 +50,34 @@ export function serializeRecord(
   const plain = toPlainData(data)
   if (redact !== undefined) return serializeRedacted(envelope, plain, redact)
   const json = stringifyData(plain)
+  if (typeof json !== 'string') return { head: `${envelopeJson(envelope)},`, body: '', lazy: json }
   if (json === '{}') return { head: `${envelopeJson(envelope)}}`, body: '' }
   return { head: `${envelopeJson(envelope)},`, body: json.slice(1) }
+}
+
+/** UTF-16 code units the record's line stands for in the queue (a lazy body counts its big strings raw). */
+export function lineChars(record: SerializedRecord): number {
+  return record.head.length + (record.lazy === undefined ? record.body.length : record.lazy.chars) + 1
+}
+
+/**
+ * `null` when the line (newline included) is at most `limit` UTF-8 bytes; otherwise its size, exact for an
+ * ordinary record and a lower bound above `limit` for one holding big strings. Those are first bounded
+ * without escaping anything (1 to 6 bytes per code unit), and escaped and measured only when the bounds
+ * straddle the limit, stopping once past it: the cost is O(limit), whatever the record's size.
+ */
+export function bytesOverLimit(record: SerializedRecord, limit: number): number | null {
+  const head = Buffer.byteLength(record.head) + 1
+  const { lazy } = record
+  const bytes =
+    lazy === undefined ? head + Buffer.byteLength(record.body) : head + lazyBytesOverLimit(lazy, limit - head)
+  return bytes > limit ? bytes : null
+}
+
+function lazyBytesOverLimit(lazy: LazyJson, limit: number): number {
+  const { low, high } = utf8BytesBounds(lazy)
+  if (low > limit || high <= limit) return low
+  return utf8BytesOf(lazy, limit)
 }
 
 /** @internal How much the type cache holds (test seam for its bound). */
@@ -54,7 +89,7 @@ export function typeCacheSize(): { readonly entries: number; readonly chars: num
 
 /** The whole line, for the rare paths that need it as one string. */
 export function lineOf(record: SerializedRecord): string {
-  return `${record.head}${record.body}\n`
+  return `${record.head}${record.lazy === undefined ? record.body : wholeText(record.lazy)}\n`
 }
 
 // A session uses a handful of record types over and over: their JSON literals are encoded once. Bounded in
@@ -118,10 +153,20 @@ function toPlainData(data: unknown): object | undefined {
   return value
 }
 
-function stringifyData(data: object | undefined): string {
+/**
+ * The data's JSON: one string, or — when it holds big strings — the same text with them held by reference,
+ * its opening brace already dropped (what `body` would hold).
+ */
+function stringifyData(data: object | undefined): string | LazyJson {
   if (data === undefined) return '{}'
   try {
-    return JSON.stringify(data)
+    const json = stringifyLazily(data, BIG_STRING_CHARS)
+    if (typeof json === 'string') return json
+    const [first, ...rest] = json.parts
+    // An object always opens with its brace and a key; anything else (a toJSON returning something that is
+    // not an object) keeps the native path it always had.
+    if (typeof first !== 'string' || !first.startsWith('{')) return JSON.stringify(data)
+    return { parts: [first.slice(1), ...rest], chars: json.chars - 1 }
   } catch (error) {
     // Circular structures and BigInt values land here.
     throw new InvalidRecordError(`Record data cannot be serialized to JSON: ${message(error)}`, {

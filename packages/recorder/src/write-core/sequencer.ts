@@ -5,7 +5,7 @@ import { isoTimestamp } from '../iso-timestamp.js'
 import type { RecordOptions } from '../recorder-api.js'
 import type { RecordQueue } from '../record-queue.js'
 import type { SessionRecord } from '../record-format.js'
-import { type SerializedRecord, serializeRecord } from '../serialize-record.js'
+import { lineChars, type SerializedRecord, serializeRecord } from '../serialize-record.js'
 
 /**
  * The synchronous front of the recorder: `record()` validates its input, builds the envelope, moves the
@@ -82,7 +82,7 @@ export class Sequencer {
       // A getter, a Proxy trap or a revoked Proxy inside `data` threw while it was being read.
       throw new InvalidRecordError(`Record data could not be read: ${describe(error)}`, { cause: error })
     }
-    return { type, uuid, timestamp, serialized, chars: serialized.head.length + serialized.body.length + 1 }
+    return { type, uuid, timestamp, serialized, chars: lineChars(serialized) }
   }
 
   /** Accepts a prepared record: it is queued, and the chain moves to it. */

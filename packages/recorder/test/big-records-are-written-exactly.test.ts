@@ -1,0 +1,130 @@
+import fs from 'node:fs'
+import { describe, expect, it } from 'vitest'
+
+import { createRecorder, RecordTooLargeError } from '../src/index.js'
+import { bigPayload, expectedLine, rawLines } from './helpers/big-payloads.js'
+import { runFixture } from './support/run-fixture.js'
+import { tempDir } from './support/temp-dir.js'
+
+/** Every line is exactly envelope + JSON.stringify(data), and each record's parent is the one before. */
+function expectExact(filePath: string, datas: readonly object[]): void {
+  const lines = rawLines(filePath)
+  expect(lines).toHaveLength(datas.length)
+  let parent: unknown = null
+  lines.forEach((line, i) => {
+    const record = JSON.parse(line) as Record<string, unknown>
+    expect(record.parentUuid).toBe(parent)
+    parent = record.uuid
+    // Compared as strings, not as parsed objects: escapes, key order and -0 must all be JSON.stringify's.
+    expect(line === expectedLine(record, datas[i]!), `line ${i + 1} differs`).toBe(true)
+  })
+}
+
+describe('records holding big strings (escaped as they are written)', () => {
+  it.for([
+    ['default writes', {}],
+    ['writes of 16 KiB', { maxWriteBytes: 16 * 1024 }],
+    ['writes of 1 KiB', { maxWriteBytes: 1024 }],
+  ] as const)(
+    'are written byte for byte as JSON.stringify writes them, in order (%s)',
+    async ([, options]) => {
+      const dir = await tempDir()
+      const rec = createRecorder({ dir, meta: false, ...options })
+      const datas: object[] = []
+      for (let i = 0; i < 8; i++) {
+        const data = i % 3 === 1 ? bigPayload(i, 100_000 + i * 50_000) : { i, text: 'small' }
+        datas.push(data)
+        rec.record('tool_result', data)
+      }
+      await rec.close()
+      expectExact(rec.filePath, datas)
+    },
+  )
+
+  it('are a snapshot: changing the data after record() changes nothing written', async () => {
+    const dir = await tempDir()
+    const rec = createRecorder({ dir, meta: false })
+    const data = bigPayload(1)
+    const expected = structuredClone(data)
+    rec.record('tool_result', data)
+    const content = data.content as Array<{ text: string } | undefined>
+    content[0]!.text = 'replaced'
+    content.push({ text: 'x'.repeat(100_000) })
+    ;(data.output as Record<string, unknown>).base64 = 'gone'
+    data.extra = 'added'
+    await new Promise((resolve) => setImmediate(resolve))
+    await rec.close()
+    expectExact(rec.filePath, [expected])
+  })
+
+  it('are written whole by flushSync() and by the overflow policy, synchronously', async () => {
+    const dir = await tempDir()
+    // The queue holds about one big record: each further record makes room by writing synchronously.
+    const rec = createRecorder({
+      dir,
+      meta: false,
+      maxQueueBytes: 500_000,
+      overflow: 'drain-sync',
+      maxWriteBytes: 64 * 1024,
+    })
+    await rec.ready()
+    const datas = [bigPayload(0), bigPayload(1), { small: true }, bigPayload(2)]
+    for (const data of datas) rec.record('tool_result', data)
+    expect(rec.stats().overflowEvents).toBeGreaterThan(0)
+    rec.flushSync()
+    expectExact(rec.filePath, datas)
+    await rec.close()
+    expectExact(rec.filePath, datas)
+  })
+
+  it('are written whole by the exit drain when the process exits right after record()', async () => {
+    const dir = await tempDir()
+    const result = await runFixture('exit-with-a-big-record', [dir, 'big-exit'])
+    expect(result.code).toBe(0)
+    const datas = [0, 1, 2, 3, 4, 5].map((i) => (i % 2 === 0 ? { i } : bigPayload(i, 700_000)))
+    expectExact(`${dir}/big-exit.jsonl`, datas)
+  })
+})
+
+describe('maxRecordBytes with big strings', () => {
+  const text = 'a"\u00e9'.repeat(30_000) // 90,000 code units, 150,000 bytes once escaped and encoded
+  const line = (rec: { filePath: string }) => fs.readFileSync(rec.filePath)
+
+  it('keeps the limit exact: a record of exactly the limit is written, one byte more is refused', async () => {
+    // The same session id in two directories: the same envelope size.
+    const probe = createRecorder({ dir: await tempDir(), sessionId: 'limited', meta: false })
+    probe.record('chat', { text })
+    await probe.close()
+    const size = line(probe).length
+
+    const rec = createRecorder({
+      dir: await tempDir(),
+      sessionId: 'limited',
+      meta: false,
+      maxRecordBytes: size,
+    })
+    const kept = rec.record('chat', { text })
+    const error = (() => {
+      try {
+        rec.record('chat', { text: `${text}x` })
+      } catch (caught) {
+        return caught
+      }
+      return undefined
+    })()
+    expect(error).toBeInstanceOf(RecordTooLargeError)
+    expect(error).toMatchObject({ code: 'ERECORDTOOLARGE', maxRecordBytes: size })
+    expect((error as RecordTooLargeError).bytes).toBeGreaterThan(size)
+    expect(rec.lastUuid).toBe(kept)
+    await rec.close()
+    expect(line(rec).length).toBe(size)
+  })
+
+  it('refuses a record whose big strings alone are over the limit, without escaping them', async () => {
+    const dir = await tempDir()
+    const rec = createRecorder({ dir, meta: false, maxRecordBytes: 64 * 1024 })
+    expect(() => rec.record('chat', { text: 'b'.repeat(100_000) })).toThrow(RecordTooLargeError)
+    await rec.close()
+    expect(fs.existsSync(rec.filePath) ? line(rec).length : 0).toBe(0)
+  })
+})
