@@ -119,6 +119,9 @@ describe('the tolerant reader keeps every valid record around damage and names t
       await writeFile(file, `${A}\n${JSON.stringify(rich)}\n`)
       const result = await readSession(file)
       expect(result).toEqual({
+        format: 'sessiontape',
+        metadata: [],
+        earlierSession: [],
         records: [a, rich],
         lines: [1, 2],
         problems: [],

@@ -43,6 +43,9 @@ describe('a last line without a newline is a torn tail, never a record', () => {
       const file = path.join(dir, 's1.jsonl')
       await writeFile(file, '')
       expect(await readSession(file)).toEqual({
+        format: 'sessiontape',
+        metadata: [],
+        earlierSession: [],
         records: [],
         lines: [],
         problems: [],

@@ -1,6 +1,7 @@
 import type { SessionRecord } from '../record-format.js'
 import { indexByUuid } from './check-links.js'
 import { describeValue } from './describe-value.js'
+import { defaultLeafIndex, linkParentOf } from './formats/record-links.js'
 
 /** Where the walk from the leaf had to stop before reaching a root. */
 export interface BranchGap {
@@ -21,9 +22,11 @@ export interface ActiveBranch {
 }
 
 /**
- * The conversation that ends at `leafUuid` (default: the last record): walks `parentUuid` links back from
- * the leaf with a cycle guard. A missing parent ends the walk with an explicit gap, never a silent cut.
- * Duplicated uuids resolve to their first record.
+ * The conversation that ends at `leafUuid` (default: the last record that is neither our metadata —
+ * `title`, `recovered` — nor a sidechain, `isSidechain: true`): walks `parentUuid` links back from the
+ * leaf with a cycle guard. Claude Code's `compact_boundary` (`parentUuid: null`) is crossed through its
+ * `logicalParentUuid`, so the branch reaches back past a compaction. A missing parent ends the walk with
+ * an explicit gap, never a silent cut. Duplicated uuids resolve to their first record.
  */
 export function activeBranch(records: readonly SessionRecord[], leafUuid?: string): ActiveBranch {
   const given: unknown = records
@@ -34,7 +37,7 @@ export function activeBranch(records: readonly SessionRecord[], leafUuid?: strin
   }
   const index = indexByUuid(records)
   let leaf: SessionRecord | undefined
-  if (leafUuid === undefined) leaf = records.at(-1)
+  if (leafUuid === undefined) leaf = records[defaultLeafIndex(records)]
   else {
     const at = typeof leafUuid === 'string' ? index.get(leafUuid) : undefined
     if (at === undefined) {
@@ -52,7 +55,7 @@ export function activeBranch(records: readonly SessionRecord[], leafUuid?: strin
   for (;;) {
     visited.add(current.uuid)
     branch.push(current)
-    const parentUuid = current.parentUuid
+    const parentUuid = linkParentOf(current)
     if (parentUuid === null) break
     const parentAt = index.get(parentUuid)
     if (parentAt === undefined) {

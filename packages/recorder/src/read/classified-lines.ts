@@ -1,4 +1,8 @@
+import { parseAgentLine } from './formats/agent-lines.js'
+import { geminiDocumentLines, geminiJsonlLines } from './formats/gemini-lines.js'
+import type { TranscriptFormat } from './formats/transcript-format.js'
 import { lineBatches, type LineTail } from './line-batches.js'
+import { parseLine } from './parse-line.js'
 import { TornLineTracker, type ClassifiedLine } from './torn-line-tracker.js'
 
 export interface ClassifiedLinesOptions {
@@ -7,6 +11,12 @@ export interface ClassifiedLinesOptions {
   readonly maxLineBytes?: number | undefined
   /** Attach each line's bytes as its payload (for a caller that copies lines byte for byte). @default false */
   readonly raw?: boolean
+  /**
+   * How the lines are read (already resolved: see `resolveFormat`). Other tools' formats have their own
+   * rules for what a record is; Gemini's are replayed, so their records come at the end.
+   * @default 'sessiontape'
+   */
+  readonly format?: TranscriptFormat
 }
 
 /**
@@ -18,9 +28,24 @@ export async function* classifiedLines(
   filePath: string,
   options: ClassifiedLinesOptions = {},
 ): AsyncGenerator<ClassifiedLine<Buffer | undefined>[]> {
+  const format = options.format ?? 'sessiontape'
+  if (format === 'gemini-cli') {
+    yield* geminiJsonlLines(filePath, options)
+    return
+  }
+  if (format === 'gemini-json') {
+    yield* geminiDocumentLines(filePath, options)
+    return
+  }
   const raw = options.raw === true
   let out: ClassifiedLine<Buffer | undefined>[] = []
-  const tracker = new TornLineTracker<Buffer | undefined>((line) => out.push(line))
+  const foreign = format !== 'sessiontape'
+  const tracker = new TornLineTracker<Buffer | undefined>(
+    (line) => out.push(line),
+    0,
+    foreign ? parseAgentLine : parseLine,
+    foreign,
+  )
   let tail: LineTail | undefined
   let overlongTail: { line: number; bytes: number; offset: number } | undefined
   const batches = lineBatches(filePath, {

@@ -1,5 +1,13 @@
 import type { ReadProblem } from './problem.js'
 
+/** A record whose parent lives in an earlier session file (other agents' transcripts): not damage. */
+export interface EarlierSessionLink {
+  readonly line: number
+  readonly uuid: string
+  readonly parentUuid: string
+  readonly detail: string
+}
+
 /** `parentOf` value of a root (`parentUuid: null`). */
 export const ROOT = -1
 /** `parentOf` value of a record whose parent is not in the file (known once `finish()` ran). */
@@ -28,10 +36,20 @@ export class LinkIndex {
   // A loop needs at least one link that points forward; without one the cycle search is skipped.
   #pointsForward = false
   readonly #report: (problem: ReadProblem) => void
+  readonly #onEarlierSession: ((link: EarlierSessionLink) => void) | undefined
+  // Index of the first record with a parent link; -1 before one is added.
+  #firstLinked = -1
 
-  /** `report` receives `duplicate-uuid` problems as they are found, and the rest from `finish()`. */
-  constructor(report: (problem: ReadProblem) => void) {
+  /**
+   * `report` receives `duplicate-uuid` problems as they are found, and the rest from `finish()`.
+   * `onEarlierSession`, for other agents' transcripts: the first linked record of the file whose parent
+   * is missing continues a session kept in an earlier file (Claude Code starts a new file when a session
+   * is resumed or continued, and links its first record to the last one of the old file). It is reported
+   * there, not as an orphan; every other missing parent is still an orphan.
+   */
+  constructor(report: (problem: ReadProblem) => void, onEarlierSession?: (link: EarlierSessionLink) => void) {
     this.#report = report
+    this.#onEarlierSession = onEarlierSession
   }
 
   get count(): number {
@@ -62,6 +80,7 @@ export class LinkIndex {
     }
     if (parentUuid === null) this.#parent[i] = ROOT
     else {
+      if (this.#firstLinked === -1) this.#firstLinked = i
       const at = this.#first.get(parentUuid)
       if (at !== undefined && at !== i) this.#parent[i] = at
       else {
@@ -85,6 +104,15 @@ export class LinkIndex {
     }
     orphans.sort((a, b) => a[0] - b[0])
     for (const [child, uuid, parentUuid] of orphans) {
+      if (child === this.#firstLinked && this.#onEarlierSession !== undefined) {
+        this.#onEarlierSession({
+          line: this.#line[child]!,
+          uuid,
+          parentUuid,
+          detail: `parent ${JSON.stringify(parentUuid)} of record ${JSON.stringify(uuid)} is not in this file: the session continues one kept in an earlier session file`,
+        })
+        continue
+      }
       this.#report({
         line: this.#line[child]!,
         kind: 'orphan',

@@ -6,7 +6,15 @@ import type { ReadProblem } from './problem.js'
 export interface LineSink {
   record(record: SessionRecord, line: number): void
   problem(problem: ReadProblem): void
+  /**
+   * A line another tool writes that is not a record (Claude Code's `summary`, `file-history-snapshot`,
+   * Gemini's `$set`…): kept as metadata, never a problem. This format's parser never calls it.
+   */
+  metadata?(value: Record<string, unknown>, line: number): void
 }
+
+/** Turns one parsed JSON value into records, problems or metadata; returns the number of records. */
+export type ValueClassifier = (value: unknown, line: number, sink: LineSink) => number
 
 /**
  * Where a new record can start inside a damaged line. Our writer always puts `uuid` first, so after a torn
@@ -26,6 +34,14 @@ const EXCERPT_CHARS = 60
  * everything else becomes a typed problem. Returns the number of records found.
  */
 export function parseLine(text: string, line: number, sink: LineSink): number {
+  return parseLineWith(classifyOwn, text, line, sink)
+}
+
+/**
+ * {@link parseLine} with another format's idea of what a parsed value is (the readers of other tools'
+ * transcripts): damaged lines are taken apart the same way whatever the format.
+ */
+export function parseLineWith(classify: ValueClassifier, text: string, line: number, sink: LineSink): number {
   if (text.length === 0) return 0
   // A record line starts with `{`: anything else skips the doomed parse (a throw is the costly part).
   let value: unknown
@@ -33,11 +49,11 @@ export function parseLine(text: string, line: number, sink: LineSink): number {
     try {
       value = JSON.parse(text)
     } catch {
-      return withoutStackTraces(() => parseDamaged(text, line, sink))
+      return withoutStackTraces(() => parseDamaged(classify, text, line, sink))
     }
     return classify(value, line, sink)
   }
-  return withoutStackTraces(() => parseDamaged(text, line, sink))
+  return withoutStackTraces(() => parseDamaged(classify, text, line, sink))
 }
 
 /**
@@ -96,7 +112,8 @@ export function overlongLineProblem(
       }
 }
 
-function classify(value: unknown, line: number, sink: LineSink): number {
+/** This format's classifier: an object with the complete envelope is a record. */
+function classifyOwn(value: unknown, line: number, sink: LineSink): number {
   if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
     const object = value as Record<string, unknown>
     if (hasEnvelope(object)) {
@@ -110,6 +127,11 @@ function classify(value: unknown, line: number, sink: LineSink): number {
     })
     return 0
   }
+  return notAnObject(value, line, sink)
+}
+
+/** The problem for a line that is JSON but not an object (shared by every format). */
+export function notAnObject(value: unknown, line: number, sink: LineSink): number {
   sink.problem({
     line,
     kind: 'not-an-object',
@@ -118,8 +140,8 @@ function classify(value: unknown, line: number, sink: LineSink): number {
   return 0
 }
 
-function parseDamaged(text: string, line: number, sink: LineSink): number {
-  if (!text.includes('\0')) return parseSegment(text, line, sink)
+function parseDamaged(classify: ValueClassifier, text: string, line: number, sink: LineSink): number {
+  if (!text.includes('\0')) return parseSegment(classify, text, line, sink)
   let nulBytes = 0
   let runs = 0
   for (const run of text.matchAll(/\0+/g)) {
@@ -128,11 +150,11 @@ function parseDamaged(text: string, line: number, sink: LineSink): number {
   }
   sink.problem({ line, kind: 'nul-run', detail: `${nulBytes} NUL byte(s) in ${runs} run(s) removed` })
   let count = 0
-  for (const segment of text.split(/\0+/)) count += parseSegment(segment, line, sink)
+  for (const segment of text.split(/\0+/)) count += parseSegment(classify, segment, line, sink)
   return count
 }
 
-function parseSegment(segment: string, line: number, sink: LineSink): number {
+function parseSegment(classify: ValueClassifier, segment: string, line: number, sink: LineSink): number {
   const text = segment.trim()
   if (text.length === 0) return 0
   let parseError: unknown

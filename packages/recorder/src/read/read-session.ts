@@ -1,12 +1,29 @@
 import type { SessionRecord } from '../record-format.js'
 import { classifiedLines } from './classified-lines.js'
 import { checkSignal } from './describe-value.js'
-import { LinkIndex } from './link-index.js'
+import type { MetadataLine } from './formats/metadata-line.js'
+import { linkParentOf } from './formats/record-links.js'
+import { resolveFormat } from './formats/resolve-format.js'
+import {
+  checkFormat,
+  isForeignFormat,
+  type FormatOption,
+  type TranscriptFormat,
+} from './formats/transcript-format.js'
+import { LinkIndex, type EarlierSessionLink } from './link-index.js'
 import type { ReadProblem } from './problem.js'
 import type { RecoveredTornLine } from './recovered-line.js'
 
 export interface ReadSessionResult {
-  /** Every valid record, in file order, unknown `type`s included. */
+  /** The format the file was read as (recognised from its content unless `format` was given). */
+  readonly format: TranscriptFormat
+  /**
+   * Every valid record, in file order, unknown `type`s included (Gemini: the messages left after the
+   * replay, in conversation order). A record of another tool keeps every field it has; a missing
+   * envelope field is filled in (`parentUuid` null, `sessionId`, `timestamp`, `type` ''), and a Gemini
+   * message gets `uuid` (its `id`), `parentUuid` (the message before it) and `sessionId`. Only records of
+   * this package's format carry the format version `v`.
+   */
   readonly records: SessionRecord[]
   /** `lines[i]` is the 1-based line number `records[i]` was read from. */
   readonly lines: number[]
@@ -17,6 +34,17 @@ export interface ReadSessionResult {
    * not damage, so not in `problems`. Sorted by line.
    */
   readonly recovered: RecoveredTornLine[]
+  /**
+   * Lines of another tool's format that are not records, as parsed (Claude Code's `summary`,
+   * `custom-title`, `file-history-snapshot`…; Gemini's header, `$set`, `$patch`, `$rewindTo`): not
+   * damage. Empty for this package's format.
+   */
+  readonly metadata: MetadataLine[]
+  /**
+   * Other agents' transcripts: the record whose parent is in an earlier session file (a resumed Claude
+   * Code session), reported here rather than as an `orphan`.
+   */
+  readonly earlierSession: EarlierSessionLink[]
   /** uuid of the last valid record (what a resumed session continues from), or null for none. */
   readonly lastUuid: string | null
 }
@@ -24,6 +52,12 @@ export interface ReadSessionResult {
 export interface ReadSessionOptions {
   /** Stops the read between chunks; the promise then rejects with the signal's reason. @default undefined */
   readonly signal?: AbortSignal
+  /**
+   * The file's format; `'auto'` recognises it from its first lines (see the README: "Inspecting Claude
+   * Code, Qwen Code and Gemini CLI sessions").
+   * @default 'auto'
+   */
+  readonly format?: FormatOption
   /** @internal Test seam: lines longer than this are skipped unread (default: the longest decodable line). */
   readonly maxLineBytes?: number
 }
@@ -37,24 +71,46 @@ export async function readSession(
   options: ReadSessionOptions = {},
 ): Promise<ReadSessionResult> {
   const signal = checkSignal(options?.signal)
+  const format = await resolveFormat(filePath, checkFormat(options?.format))
   const records: SessionRecord[] = []
   const lines: number[] = []
   const problems: ReadProblem[] = []
   const recovered: RecoveredTornLine[] = []
-  const links = new LinkIndex((problem) => problems.push(problem))
-  for await (const batch of classifiedLines(filePath, { signal, maxLineBytes: options?.maxLineBytes })) {
+  const metadata: MetadataLine[] = []
+  const earlierSession: EarlierSessionLink[] = []
+  const links = new LinkIndex(
+    (problem) => problems.push(problem),
+    isForeignFormat(format) ? (link) => earlierSession.push(link) : undefined,
+  )
+  for await (const batch of classifiedLines(filePath, {
+    signal,
+    maxLineBytes: options?.maxLineBytes,
+    format,
+  })) {
     for (const entry of batch) {
       if (entry.recovered !== undefined) recovered.push(entry.recovered)
       for (const problem of entry.problems) problems.push(problem)
+      if (entry.metadata !== undefined) {
+        for (const value of entry.metadata) metadata.push({ line: entry.line, offset: entry.offset, value })
+      }
       for (const record of entry.records) {
         records.push(record)
         lines.push(entry.line)
-        links.add(record.uuid, record.parentUuid, entry.line)
+        links.add(record.uuid, linkParentOf(record), entry.line)
       }
     }
   }
   links.finish()
   // Stable sort: on one line, reading problems come before link problems.
   problems.sort((a, b) => a.line - b.line)
-  return { records, lines, problems, recovered, lastUuid: records.at(-1)?.uuid ?? null }
+  return {
+    format,
+    records,
+    lines,
+    problems,
+    recovered,
+    metadata,
+    earlierSession,
+    lastUuid: records.at(-1)?.uuid ?? null,
+  }
 }

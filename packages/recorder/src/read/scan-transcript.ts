@@ -1,6 +1,9 @@
 import type { SessionRecord } from '../record-format.js'
 import { classifiedLines } from './classified-lines.js'
-import { LinkIndex } from './link-index.js'
+import { isLeafCandidate, linkParentOf } from './formats/record-links.js'
+import { resolveFormat } from './formats/resolve-format.js'
+import { isForeignFormat, type FormatOption, type TranscriptFormat } from './formats/transcript-format.js'
+import { LinkIndex, type EarlierSessionLink } from './link-index.js'
 import type { ProblemKind, ReadProblem } from './problem.js'
 import type { RecoveredTornLine } from './recovered-line.js'
 
@@ -10,12 +13,23 @@ export interface ScanOptions {
   readonly maxLineBytes?: number | undefined
   /** How many problems (and recovered lines) are kept with their details; the rest are only counted. */
   readonly keep?: number
+  /** The file's format, or `'auto'` to recognise it. @default 'auto' */
+  readonly format?: FormatOption | undefined
+  /** Sees each metadata line of another tool's format (not a record, not a problem). */
+  readonly onMetadata?: (value: Readonly<Record<string, unknown>>, line: number) => void
   /** Sees each record with its line and its index in the file (the LinkIndex index); not kept. */
   readonly onRecord?: (record: SessionRecord, line: number, index: number) => void
 }
 
 export interface TranscriptScan {
+  readonly format: TranscriptFormat
   readonly records: number
+  /** Index of the record the active branch ends at by default (the last non-sidechain, non-metadata one); -1 for none. */
+  readonly leafIndex: number
+  /** Lines of another tool's format that are metadata, not records (Claude's `summary`, Gemini's `$set`…). */
+  readonly metadataCount: number
+  /** Records whose parent is in an earlier session file (other agents' transcripts): not damage. */
+  readonly earlierSession: EarlierSessionLink[]
   /** All problems found, including those not kept. */
   readonly problemCount: number
   readonly problemsByKind: Partial<Record<ProblemKind, number>>
@@ -50,11 +64,19 @@ export async function scanTranscript(filePath: string, options: ScanOptions = {}
     problemsByKind[problem.kind] = (problemsByKind[problem.kind] ?? 0) + 1
     if (problems.length < keep) problems.push(problem)
   }
-  const links = new LinkIndex(report)
-  const { onRecord } = options
+  const format = await resolveFormat(filePath, options.format ?? 'auto')
+  const earlierSession: EarlierSessionLink[] = []
+  const links = new LinkIndex(
+    report,
+    isForeignFormat(format) ? (link) => earlierSession.push(link) : undefined,
+  )
+  const { onRecord, onMetadata } = options
+  let leafIndex = -1
+  let metadataCount = 0
   for await (const batch of classifiedLines(filePath, {
     signal: options.signal,
     maxLineBytes: options.maxLineBytes,
+    format,
   })) {
     for (const entry of batch) {
       if (entry.recovered !== undefined) {
@@ -62,17 +84,27 @@ export async function scanTranscript(filePath: string, options: ScanOptions = {}
         if (recovered.length < keep) recovered.push(entry.recovered)
       }
       for (const problem of entry.problems) report(problem)
+      if (entry.metadata !== undefined) {
+        metadataCount += entry.metadata.length
+        if (onMetadata !== undefined) for (const value of entry.metadata) onMetadata(value, entry.line)
+      }
       for (const record of entry.records) {
-        const index = links.add(record.uuid, record.parentUuid, entry.line)
+        const index = links.add(record.uuid, linkParentOf(record), entry.line)
+        if (isLeafCandidate(record)) leafIndex = index
         onRecord?.(record, entry.line, index)
         lastUuid = record.uuid
       }
     }
   }
+  if (leafIndex === -1) leafIndex = links.count - 1
   links.finish()
   problems.sort((a, b) => a.line - b.line)
   return {
+    format,
     records: links.count,
+    leafIndex,
+    metadataCount,
+    earlierSession,
     problemCount,
     problemsByKind,
     problems,

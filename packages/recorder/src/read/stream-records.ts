@@ -1,6 +1,9 @@
 import type { SessionRecord } from '../record-format.js'
 import { classifiedLines } from './classified-lines.js'
 import { checkSignal, describeValue } from './describe-value.js'
+import type { MetadataLine } from './formats/metadata-line.js'
+import { resolveFormat } from './formats/resolve-format.js'
+import { checkFormat, type FormatOption, type TranscriptFormat } from './formats/transcript-format.js'
 import type { ReadProblem } from './problem.js'
 import type { RecoveredTornLine } from './recovered-line.js'
 
@@ -15,6 +18,19 @@ export interface StreamRecordsOptions {
   readonly onProblem?: (problem: ReadProblem) => void
   /** Called for each torn line that a later `recovered` record names (not damage). @default undefined */
   readonly onRecovered?: (line: RecoveredTornLine) => void
+  /**
+   * Called for each line of another tool's format that is not a record (Claude Code's `summary`,
+   * `custom-title`…, Gemini's header and `$set` lines): metadata, not a problem. @default undefined
+   */
+  readonly onMetadata?: (line: MetadataLine) => void
+  /** Called once, before the first record, with the format the file is read as. @default undefined */
+  readonly onFormat?: (format: TranscriptFormat) => void
+  /**
+   * The file's format; `'auto'` recognises it from its first lines. Gemini CLI sessions are a replay:
+   * their records are known only at the end of the file, so they come all at once (bounded).
+   * @default 'auto'
+   */
+  readonly format?: FormatOption
   /** Stops the read between chunks; the iterator then throws the signal's reason. @default undefined */
   readonly signal?: AbortSignal
   /** @internal Test seam: lines longer than this are skipped unread (default: the longest decodable line). */
@@ -32,20 +48,43 @@ export function streamRecords(
   // Validated here, not inside the generator, so misuse throws at the call rather than at the first next().
   const onProblem = checkCallback('onProblem', options?.onProblem)
   const onRecovered = checkCallback('onRecovered', options?.onRecovered)
-  return generate(filePath, onProblem, onRecovered, checkSignal(options?.signal), options?.maxLineBytes)
+  const onMetadata = checkCallback('onMetadata', options?.onMetadata)
+  const onFormat = checkCallback('onFormat', options?.onFormat)
+  return generate(filePath, {
+    onProblem,
+    onRecovered,
+    onMetadata,
+    onFormat,
+    format: checkFormat(options?.format),
+    signal: checkSignal(options?.signal),
+    maxLineBytes: options?.maxLineBytes,
+  })
 }
 
-async function* generate(
-  filePath: string,
-  onProblem: (problem: ReadProblem) => void,
-  onRecovered: (line: RecoveredTornLine) => void,
-  signal: AbortSignal | undefined,
-  maxLineBytes: number | undefined,
-): AsyncGenerator<SessionRecord, void, undefined> {
-  for await (const batch of classifiedLines(filePath, { signal, maxLineBytes })) {
+interface Checked {
+  readonly onProblem: (problem: ReadProblem) => void
+  readonly onRecovered: (line: RecoveredTornLine) => void
+  readonly onMetadata: (line: MetadataLine) => void
+  readonly onFormat: (format: TranscriptFormat) => void
+  readonly format: FormatOption
+  readonly signal: AbortSignal | undefined
+  readonly maxLineBytes: number | undefined
+}
+
+async function* generate(filePath: string, o: Checked): AsyncGenerator<SessionRecord, void, undefined> {
+  const format = await resolveFormat(filePath, o.format)
+  o.onFormat(format)
+  for await (const batch of classifiedLines(filePath, {
+    signal: o.signal,
+    maxLineBytes: o.maxLineBytes,
+    format,
+  })) {
     for (const entry of batch) {
-      if (entry.recovered !== undefined) onRecovered(entry.recovered)
-      for (const problem of entry.problems) onProblem(problem)
+      if (entry.recovered !== undefined) o.onRecovered(entry.recovered)
+      for (const problem of entry.problems) o.onProblem(problem)
+      if (entry.metadata !== undefined) {
+        for (const value of entry.metadata) o.onMetadata({ line: entry.line, offset: entry.offset, value })
+      }
       for (const record of entry.records) yield record
     }
   }

@@ -20,6 +20,11 @@ export interface ClassifiedLine<P> {
   readonly problems: readonly ReadProblem[]
   /** Set when the line is torn bytes that a later `recovered` record names: not damage. */
   readonly recovered?: RecoveredTornLine
+  /**
+   * Lines of another tool's transcript that are not records (Claude Code's `summary` or
+   * `file-history-snapshot`, Gemini's header and `$set`…), as parsed: metadata, not damage.
+   */
+  readonly metadata?: readonly Record<string, unknown>[]
 }
 
 /**
@@ -69,30 +74,59 @@ export class TornLineTracker<P = undefined> {
   // Reused per line so the hot path allocates nothing for clean lines.
   #records: SessionRecord[] = []
   #problems: ReadProblem[] = []
+  #metadata: Record<string, unknown>[] = []
   readonly #collector: LineSink = {
     record: (record) => this.#records.push(record),
     problem: (problem) => this.#problems.push(problem),
+    metadata: (value) => this.#metadata.push(value),
   }
 
   // How one line becomes records and problems: this format's parser, or another format's (a profile for
   // other tools' transcripts plugs in here without touching the classification around it).
   readonly #parse: LineParser
+  // Other tools' writers do not end the file with a newline (claude-code-log's files, Gemini's legacy
+  // document): there a last line that parses whole is a record, not a write that was cut off.
+  readonly #completeTail: boolean
 
-  constructor(emit: (line: ClassifiedLine<P>) => void, startOffset = 0, parse: LineParser = parseLine) {
+  /**
+   * `completeTail`: the bytes after the last newline are read as a line when they parse cleanly
+   * (other tools' files); otherwise they are always a torn tail (ours: every record ends in a newline).
+   */
+  constructor(
+    emit: (line: ClassifiedLine<P>) => void,
+    startOffset = 0,
+    parse: LineParser = parseLine,
+    completeTail = false,
+  ) {
     this.#emit = emit
     this.#lastGoodEnd = startOffset
     this.#parse = parse
+    this.#completeTail = completeTail
   }
 
   /** A complete line (its text without the newline) that starts at byte `offset` and is `length` bytes long. */
   line(text: string, line: number, offset: number, length: number, payload: P): void {
     this.#parse(text, line, this.#collector)
+    this.#classified(line, offset, length, payload)
+  }
+
+  #classified(line: number, offset: number, length: number, payload: P): void {
     const records = this.#records
     const problems = this.#problems
-    if (records.length === 0 && problems.length === 0) return
+    const metadata = this.#metadata
+    if (records.length === 0 && problems.length === 0 && metadata.length === 0) return
     if (records.length > 0) this.#records = []
     if (problems.length > 0) this.#problems = []
     const located = problems.map((problem) => withOffset(problem, offset))
+    if (metadata.length > 0) {
+      // Another tool's metadata line: not a record (no torn range can end at it), not damage. Held lines
+      // before it go out first, as damage: only our `recovered` record explains torn bytes.
+      this.#metadata = []
+      this.#release(undefined)
+      this.#emit({ line, offset, length, payload, records, problems: located, metadata })
+      if (records.length > 0) this.#lastGoodEnd = offset + length + 1
+      return
+    }
     if (records.length === 0) {
       this.#hold({ line, offset, length, payload, problems: located }, payload !== undefined)
       return
@@ -115,6 +149,10 @@ export class TornLineTracker<P = undefined> {
    * any (`tail.overlong`: too long to read, so `text` is empty).
    */
   end(tail?: FileTail, payload?: P): void {
+    if (tail !== undefined && this.#completeTail && !tail.overlong && this.#wholeTail(tail, payload)) {
+      this.#release(undefined)
+      return
+    }
     this.#release(undefined)
     if (tail === undefined) return
     const problem = tail.overlong
@@ -128,6 +166,20 @@ export class TornLineTracker<P = undefined> {
       records: [],
       problems: [problem],
     })
+  }
+
+  /** Reads an unterminated last line as a line if it parses cleanly; false (nothing emitted) otherwise. */
+  #wholeTail(tail: FileTail, payload: P | undefined): boolean {
+    this.#parse(tail.text, tail.line, this.#collector)
+    const clean = this.#problems.length === 0 && (this.#records.length > 0 || this.#metadata.length > 0)
+    if (!clean) {
+      this.#records = []
+      this.#problems = []
+      this.#metadata = []
+      return false
+    }
+    this.#classified(tail.line, tail.offset, tail.length, payload as P)
+    return true
   }
 
   /** Emits the held lines now, without waiting for a record (a follower that has caught up and stops). */

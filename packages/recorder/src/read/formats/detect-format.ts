@@ -1,0 +1,147 @@
+import { open } from 'node:fs/promises'
+import { hasEnvelope } from '../envelope.js'
+import type { TranscriptFormat } from './transcript-format.js'
+
+/**
+ * Bytes read from the start of a file to recognise its format: every agent writes its first records in
+ * well under this, and reading more would make detection cost depend on the file.
+ */
+export const DETECT_PREFIX_BYTES = 64 * 1024
+/** Complete lines looked at: the first one that says which format it is decides. */
+const DETECT_MAX_LINES = 64
+
+/** Claude Code lines that are not conversation records and carry no uuid (summary, snapshots…). */
+export const CLAUDE_METADATA_TYPES: ReadonlySet<string> = new Set([
+  'summary',
+  'custom-title',
+  'ai-title',
+  'file-history-snapshot',
+  'file-history-delta',
+  'queue-operation',
+  'last-prompt',
+  'permission-mode',
+  'mode',
+  'agent-name',
+  'pr-link',
+  'relocated',
+  'worktree-state',
+  'attachment',
+])
+const GEMINI_MESSAGE_TYPES: ReadonlySet<string> = new Set(['user', 'gemini', 'info', 'error', 'warning'])
+
+type Verdict = TranscriptFormat | undefined
+
+/**
+ * The format of a file whose first bytes are `prefix` (at most {@link DETECT_PREFIX_BYTES}; `size` is
+ * the file's size). Pure. Decided by the first line that only one format writes; a file nothing decides
+ * (empty, damaged from its first line) is read as this package's format, whose reader reports every
+ * problem.
+ */
+export function formatOfPrefix(prefix: Uint8Array, size: number): TranscriptFormat {
+  const bytes = Buffer.from(prefix.buffer, prefix.byteOffset, prefix.byteLength)
+  let start = 0
+  // Leading NUL bytes (a zeroed first block after a power cut) and blank space say nothing.
+  while (start < bytes.length && (bytes[start] === 0 || isSpace(bytes[start]!))) start++
+  if (start === bytes.length) return 'sessiontape'
+  const wholeFile = bytes.length >= size
+  let lines = 0
+  let firstLine = true
+  while (start < bytes.length && lines < DETECT_MAX_LINES) {
+    let end = bytes.indexOf(0x0a, start)
+    if (end === -1) {
+      // The last bytes are a line only when they are the end of the file (not cut off by the prefix).
+      if (!wholeFile) break
+      end = bytes.length
+    }
+    const text = bytes.toString('utf8', start, end).trim()
+    start = end + 1
+    if (text.length === 0) continue
+    lines++
+    // A pretty-printed JSON document (Gemini's older format) starts with a line that is just `{`.
+    if (firstLine && text === '{') return 'gemini-json'
+    firstLine = false
+    const verdict = formatOfLine(text)
+    if (verdict !== undefined) return verdict
+  }
+  if (wholeFile && bytes.toString('utf8', 0, Math.min(bytes.length, 1)) === '{') {
+    // One JSON document on one line (a minified legacy Gemini session).
+    const verdict = formatOfDocument(bytes.toString('utf8'))
+    if (verdict !== undefined) return verdict
+  }
+  return 'sessiontape'
+}
+
+/** The format one line of JSON shows, or undefined when it could be several (or is not JSON). */
+export function formatOfLine(text: string): Verdict {
+  if (text.charCodeAt(0) !== 0x7b) return undefined
+  let value: unknown
+  try {
+    value = JSON.parse(text)
+  } catch {
+    return undefined
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return undefined
+  const o = value as Record<string, unknown>
+  if (hasEnvelope(o)) return 'sessiontape'
+  if ('$set' in o || '$rewindTo' in o || '$patch' in o) return 'gemini-cli'
+  if (typeof o.projectHash === 'string' && typeof o.sessionId === 'string' && o.uuid === undefined) {
+    return Array.isArray(o.messages) ? 'gemini-json' : 'gemini-cli'
+  }
+  if (
+    typeof o.id === 'string' &&
+    o.uuid === undefined &&
+    typeof o.type === 'string' &&
+    GEMINI_MESSAGE_TYPES.has(o.type)
+  ) {
+    return 'gemini-cli'
+  }
+  if (typeof o.type === 'string' && CLAUDE_METADATA_TYPES.has(o.type)) return 'claude-code'
+  if ('isSidechain' in o || 'userType' in o || 'leafUuid' in o || 'logicalParentUuid' in o)
+    return 'claude-code'
+  const message = o.message
+  if (message !== null && typeof message === 'object' && !Array.isArray(message)) {
+    const m = message as Record<string, unknown>
+    if (Array.isArray(m.parts)) return 'qwen-code'
+    if ('content' in m || 'usage' in m) return 'claude-code'
+  }
+  if ('usageMetadata' in o || 'systemPayload' in o || 'toolCallResult' in o || o.type === 'tool_result')
+    return 'qwen-code'
+  return undefined
+}
+
+function formatOfDocument(text: string): Verdict {
+  try {
+    const value = JSON.parse(text) as unknown
+    if (
+      value !== null &&
+      typeof value === 'object' &&
+      Array.isArray((value as { messages?: unknown }).messages)
+    )
+      return 'gemini-json'
+  } catch {
+    // Not one JSON document.
+  }
+  return undefined
+}
+
+function isSpace(byte: number): boolean {
+  return byte === 0x20 || byte === 0x09 || byte === 0x0a || byte === 0x0d
+}
+
+/** {@link formatOfPrefix} of the file at `filePath` (read, never written). */
+export async function detectFormat(filePath: string): Promise<TranscriptFormat> {
+  const handle = await open(filePath, 'r')
+  try {
+    const { size } = await handle.stat()
+    const buffer = Buffer.alloc(Math.min(size, DETECT_PREFIX_BYTES))
+    let got = 0
+    while (got < buffer.length) {
+      const { bytesRead } = await handle.read(buffer, got, buffer.length - got, got)
+      if (bytesRead === 0) break
+      got += bytesRead
+    }
+    return formatOfPrefix(buffer.subarray(0, got), Math.max(size, got))
+  } finally {
+    await handle.close()
+  }
+}

@@ -1,0 +1,158 @@
+import type { SessionRecord } from '../../record-format.js'
+
+/** A message that survived the replay, with the line that last wrote it. */
+export interface ReplayedMessage {
+  readonly record: SessionRecord
+  readonly line: number
+  readonly offset: number
+  readonly length: number
+}
+
+interface Held {
+  value: Record<string, unknown>
+  line: number
+  offset: number
+  length: number
+}
+
+/**
+ * Gemini CLI's session log replayed the way Gemini CLI reads it (`loadConversationRecord`): not an
+ * envelope per line but an upsert log. Sans-I/O: the caller feeds parsed lines in file order.
+ *
+ * - the header line (`sessionId`, `projectHash`, `startTime`…) and `$set` lines update the session's
+ *   metadata; a `$set.messages` array replaces the message list (a checkpoint);
+ * - a line with an `id` is a message: a later line with the same id replaces it in place (tokens and
+ *   tool calls are added by re-appending the whole message);
+ * - `$patch` `{id, …fields}` merges fields into the message with that id;
+ * - `$rewindTo: id` deletes that message and everything after it (everything, when the id is unknown).
+ *
+ * What is left is the conversation, in order; each message's common view is its `id` as `uuid`, the
+ * message before it as `parentUuid`, the session's id, its `timestamp` and `type`.
+ */
+export class GeminiReplay {
+  // Insertion order is message order; an upsert keeps its place, as in Gemini's own Map.
+  readonly #messages = new Map<string, Held>()
+  #sessionId: string | undefined
+  // UTF-16 code units of the messages held: the replay keeps them all until the end, so it is bounded.
+  #heldChars = 0
+  readonly #maxChars: number
+  #overflowed = false
+
+  constructor(maxChars: number) {
+    this.#maxChars = maxChars
+  }
+
+  get sessionId(): string | undefined {
+    return this.#sessionId
+  }
+
+  /** True once the bound on held messages was reached: later messages were not kept. */
+  get overflowed(): boolean {
+    return this.#overflowed
+  }
+
+  /**
+   * Applies one parsed line. Returns `'message'` for a message line, `'metadata'` for the header,
+   * `$set`, `$patch` and `$rewindTo` lines, and `'other'` for an object none of those (kept as metadata
+   * by the caller, as Gemini ignores it).
+   */
+  apply(
+    value: Record<string, unknown>,
+    line: number,
+    offset: number,
+    length: number,
+  ): 'message' | 'metadata' | 'other' {
+    const rewind = value.$rewindTo
+    if (typeof rewind === 'string') {
+      this.#rewindTo(rewind)
+      return 'metadata'
+    }
+    if (typeof value.id === 'string') {
+      this.#put({ value, line, offset, length })
+      return 'message'
+    }
+    const set = value.$set
+    if (set !== null && typeof set === 'object' && !Array.isArray(set)) {
+      const fields = set as Record<string, unknown>
+      if (typeof fields.sessionId === 'string') this.#sessionId = fields.sessionId
+      if (Array.isArray(fields.messages)) this.#replaceAll(fields.messages, line, offset, length)
+      return 'metadata'
+    }
+    const patch = value.$patch
+    if (patch !== null && typeof patch === 'object' && !Array.isArray(patch)) {
+      const fields = patch as Record<string, unknown>
+      const held = typeof fields.id === 'string' ? this.#messages.get(fields.id) : undefined
+      if (held !== undefined) {
+        this.#put({ value: { ...held.value, ...fields }, line, offset, length })
+      }
+      return 'metadata'
+    }
+    if (typeof value.sessionId === 'string') {
+      this.#sessionId = value.sessionId
+      if (Array.isArray(value.messages)) this.#replaceAll(value.messages, line, offset, length)
+      return 'metadata'
+    }
+    return 'other'
+  }
+
+  /** The messages left, in order, each with its common view. */
+  messages(fallbackSessionId: string): ReplayedMessage[] {
+    const sessionId = this.#sessionId ?? fallbackSessionId
+    const out: ReplayedMessage[] = []
+    let parent: string | null = null
+    for (const [id, held] of this.#messages) {
+      const record = {
+        ...held.value,
+        uuid: id,
+        parentUuid: parent,
+        sessionId: typeof held.value.sessionId === 'string' ? held.value.sessionId : sessionId,
+        timestamp: typeof held.value.timestamp === 'string' ? held.value.timestamp : '',
+        type: typeof held.value.type === 'string' ? held.value.type : '',
+      } as SessionRecord
+      out.push({ record, line: held.line, offset: held.offset, length: held.length })
+      parent = id
+    }
+    return out
+  }
+
+  #put(held: Held): void {
+    const id = held.value.id as string
+    const previous = this.#messages.get(id)
+    const chars = held.length
+    if (previous === undefined && this.#heldChars + chars > this.#maxChars) {
+      this.#overflowed = true
+      return
+    }
+    if (previous !== undefined) this.#heldChars -= previous.length
+    this.#heldChars += chars
+    this.#messages.set(id, held)
+  }
+
+  #replaceAll(messages: unknown[], line: number, offset: number, length: number): void {
+    this.#messages.clear()
+    this.#heldChars = 0
+    for (const message of messages) {
+      if (message === null || typeof message !== 'object' || Array.isArray(message)) continue
+      const value = message as Record<string, unknown>
+      if (typeof value.id !== 'string') continue
+      // Every message of a checkpoint comes from the same line; its size is shared out for the bound.
+      this.#put({ value, line, offset, length: Math.ceil(length / messages.length) })
+    }
+  }
+
+  #rewindTo(id: string): void {
+    if (!this.#messages.has(id)) {
+      this.#messages.clear()
+      this.#heldChars = 0
+      return
+    }
+    let found = false
+    for (const [key, held] of this.#messages) {
+      if (key === id) found = true
+      if (found) {
+        this.#messages.delete(key)
+        this.#heldChars -= held.length
+      }
+    }
+  }
+}

@@ -1,0 +1,47 @@
+import { describeValue } from '../describe-value.js'
+
+/**
+ * The transcript formats the readers understand.
+ *
+ * - `sessiontape`: this package's records (`uuid`, `parentUuid`, `sessionId`, `timestamp`, `type`, `v`).
+ * - `claude-code`: Claude Code's `~/.claude/projects/<project>/<session>.jsonl` (no `v`; metadata lines
+ *   without a uuid; `compact_boundary` linked through `logicalParentUuid`; sidechains).
+ * - `qwen-code`: Qwen Code's `~/.qwen/projects/<project>/chats/<session>.jsonl` (Claude's envelope
+ *   without `v`; `message.parts`; `system` records with a `subtype`).
+ * - `gemini-cli`: Gemini CLI's `~/.gemini/tmp/<hash>/chats/session-*.jsonl`, a replay log: a header
+ *   line, messages keyed by `id`, `$set` / `$patch` / `$rewindTo` lines applied in order.
+ * - `gemini-json`: Gemini CLI's older single JSON document per session (`session-*.json`).
+ */
+export type TranscriptFormat = 'sessiontape' | 'claude-code' | 'qwen-code' | 'gemini-cli' | 'gemini-json'
+
+/** What a reader's `format` option accepts: a format, or `'auto'` to recognise it from the content. */
+export type FormatOption = TranscriptFormat | 'auto'
+
+export const TRANSCRIPT_FORMATS: readonly TranscriptFormat[] = [
+  'sessiontape',
+  'claude-code',
+  'qwen-code',
+  'gemini-cli',
+  'gemini-json',
+]
+
+/** Formats another tool wrote: never ours to write, and read with that tool's rules. */
+export function isForeignFormat(format: TranscriptFormat): boolean {
+  return format !== 'sessiontape'
+}
+
+/** Formats that are a replay (the whole file decides which messages survive), not a record per line. */
+export function isReplayFormat(format: TranscriptFormat): boolean {
+  return format === 'gemini-cli' || format === 'gemini-json'
+}
+
+/** Validates a `format` option at the boundary (shared message template). */
+export function checkFormat(given: unknown): FormatOption {
+  if (given === undefined) return 'auto'
+  if (given === 'auto' || (TRANSCRIPT_FORMATS as readonly unknown[]).includes(given)) {
+    return given as FormatOption
+  }
+  throw new TypeError(
+    `Expected \`format\` to be one of 'auto', ${TRANSCRIPT_FORMATS.map((f) => `'${f}'`).join(', ')}, got \`${describeValue(given)}\` (${typeof given})`,
+  )
+}
