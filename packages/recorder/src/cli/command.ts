@@ -1,6 +1,7 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util'
+import { TRANSCRIPT_FORMATS, type FormatOption } from '../read/formats/transcript-format.js'
 import { stringifyJson } from '../read/stringify-json.js'
-import { CliError, type CliIo, type ExitCode } from './cli-io.js'
+import { CliError, ExitCode, type CliIo } from './cli-io.js'
 
 export interface Command {
   readonly name: string
@@ -57,4 +58,24 @@ export function writeJson(io: CliIo, value: unknown): void {
 /** A string option's value (parseArgs already rejected a missing value), or undefined when absent. */
 export function stringOption(value: string | boolean | undefined): string | undefined {
   return typeof value === 'string' ? value : undefined
+}
+
+/** The `--format` option every reading command takes. */
+export const FORMAT_OPTION: Options = { format: { type: 'string' } }
+
+/** Help text for `--format`, shared by every reading command. */
+export const FORMAT_HELP = `  --format <f>   read the file as: auto (default: recognised from its first lines), sessiontape,
+                 claude-code, qwen-code, gemini-cli (JSONL replay), gemini-json (older single document)`
+
+/** The `--format` value, validated: a wrong one is a usage error that lists the formats. */
+export function formatOption(command: string, value: string | boolean | undefined): FormatOption {
+  const given = stringOption(value)
+  if (given === undefined) return 'auto'
+  if (given === 'auto' || (TRANSCRIPT_FORMATS as readonly string[]).includes(given))
+    return given as FormatOption
+  throw new CliError(
+    `sessiontape ${command}: unknown --format ${JSON.stringify(given)}; expected auto, ${TRANSCRIPT_FORMATS.join(', ')}`,
+    ExitCode.UNREADABLE,
+    'EUSAGE',
+  )
 }

@@ -1,5 +1,7 @@
 import { open, stat, type FileHandle } from 'node:fs/promises'
 import { setTimeout as sleep } from 'node:timers/promises'
+import { lineParserFor } from '../read/formats/line-parser-for.js'
+import type { TranscriptFormat } from '../read/formats/transcript-format.js'
 import { stringifyJson } from '../read/stringify-json.js'
 import { TornLineTracker, type ClassifiedLine } from '../read/torn-line-tracker.js'
 import { drained, styleOf, type CliIo } from './cli-io.js'
@@ -15,6 +17,11 @@ export interface FollowOptions {
   /** How many of the existing records (and problems) to print first. */
   readonly count: number
   readonly json: boolean
+  /**
+   * How lines are read (resolved; `gemini-json` is one document, not lines, and cannot be followed).
+   * @default 'sessiontape'
+   */
+  readonly format?: TranscriptFormat
   /** @internal Test seam: lines longer than this are skipped unread. */
   readonly maxLineBytes?: number
 }
@@ -46,6 +53,9 @@ interface Entry {
 export async function followFile(filePath: string, options: FollowOptions, io: CliIo): Promise<void> {
   const style = styleOf(io)
   const maxLineBytes = options.maxLineBytes ?? CLI_MAX_LINE_BYTES
+  const reader = lineParserFor(options.format ?? 'sessiontape')
+  if (reader === undefined) throw new TypeError('followFile: a single JSON document has no lines to follow')
+  const { parse, completeTail } = reader
   let handle: FileHandle = await open(filePath, 'r')
   const first = await handle.stat()
   let inode = first.ino
@@ -104,7 +114,7 @@ export async function followFile(filePath: string, options: FollowOptions, io: C
       validLine = entry.line
     }
   }
-  let tracker = new TornLineTracker<undefined>(print, offset)
+  let tracker = new TornLineTracker<undefined>(print, offset, parse, completeTail)
   const restart = (at: number, line: number, known: boolean): void => {
     offset = at
     lineNumber = line
@@ -116,7 +126,7 @@ export async function followFile(filePath: string, options: FollowOptions, io: C
     validEnd = at
     validLine = line
     recent = Buffer.alloc(0)
-    tracker = new TornLineTracker<undefined>(print, at)
+    tracker = new TornLineTracker<undefined>(print, at, parse, completeTail)
   }
   const buffer = Buffer.allocUnsafe(READ_CHUNK)
   try {

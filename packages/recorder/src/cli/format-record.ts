@@ -35,6 +35,33 @@ function textField(record: SessionRecord): string | undefined {
   return undefined
 }
 
+/** Parts of a message's text read at most: a message with thousands of blocks stays cheap to preview. */
+const MAX_TEXT_PARTS = 64
+
+/**
+ * The text of another agent's message, if the record has one: Claude's `message.content` (a string or
+ * blocks: text, tool_use, tool_result), Qwen's `message.parts[].text`, Gemini's `content` blocks.
+ */
+function messageText(record: SessionRecord): string | undefined {
+  const message = record.message
+  const m = message !== null && typeof message === 'object' ? (message as Record<string, unknown>) : undefined
+  const blocks = m !== undefined ? (m.content ?? m.parts) : record.content
+  if (typeof blocks === 'string') return blocks
+  if (!Array.isArray(blocks)) return undefined
+  const texts: string[] = []
+  for (const block of blocks.slice(0, MAX_TEXT_PARTS)) {
+    if (typeof block === 'string') texts.push(block)
+    if (block === null || typeof block !== 'object') continue
+    const b = block as Record<string, unknown>
+    if (typeof b.text === 'string') texts.push(b.text)
+    else if (b.type === 'tool_use' && typeof b.name === 'string') texts.push(`[tool_use ${b.name}]`)
+    else if (b.type === 'tool_result')
+      texts.push(typeof b.content === 'string' ? `[tool_result] ${b.content}` : '[tool_result]')
+    else if (typeof b.thinking === 'string') texts.push(`[thinking] ${b.thinking}`)
+  }
+  return texts.length === 0 ? undefined : texts.join('\n')
+}
+
 /** A field value for display: a string as is, anything else as compact JSON; bounded, never recursive. */
 function fieldText(value: unknown, maxChars: number): string {
   if (typeof value === 'string') return value.length > maxChars ? `${value.slice(0, maxChars)}…` : value
@@ -49,6 +76,12 @@ export function bodyText(record: SessionRecord): string {
   const main = textField(record)
   const parts: string[] = []
   if (main !== undefined) parts.push(fieldText(record[main], MAX_BODY_CHARS))
+  else {
+    // Claude Code, Qwen Code and Gemini CLI keep the words inside a message: shown first, as text.
+    const said = messageText(record)
+    if (said !== undefined)
+      parts.push(said.length > MAX_BODY_CHARS ? `${said.slice(0, MAX_BODY_CHARS)}…` : said)
+  }
   for (const [key, value] of dataFields(record)) {
     if (key === main) continue
     parts.push(`${key}: ${fieldText(value, MAX_FIELD_CHARS)}`)

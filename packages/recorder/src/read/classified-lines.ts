@@ -1,8 +1,7 @@
-import { parseAgentLine } from './formats/agent-lines.js'
 import { geminiDocumentLines, geminiJsonlLines } from './formats/gemini-lines.js'
+import { lineParserFor } from './formats/line-parser-for.js'
 import type { TranscriptFormat } from './formats/transcript-format.js'
 import { lineBatches, type LineTail } from './line-batches.js'
-import { parseLine } from './parse-line.js'
 import { TornLineTracker, type ClassifiedLine } from './torn-line-tracker.js'
 
 export interface ClassifiedLinesOptions {
@@ -39,13 +38,8 @@ export async function* classifiedLines(
   }
   const raw = options.raw === true
   let out: ClassifiedLine<Buffer | undefined>[] = []
-  const foreign = format !== 'sessiontape'
-  const tracker = new TornLineTracker<Buffer | undefined>(
-    (line) => out.push(line),
-    0,
-    foreign ? parseAgentLine : parseLine,
-    foreign,
-  )
+  const { parse, completeTail } = lineParserFor(format)!
+  const tracker = new TornLineTracker<Buffer | undefined>((line) => out.push(line), 0, parse, completeTail)
   let tail: LineTail | undefined
   let overlongTail: { line: number; bytes: number; offset: number } | undefined
   const batches = lineBatches(filePath, {

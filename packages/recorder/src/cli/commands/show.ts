@@ -2,11 +2,21 @@ import type { SessionRecord } from '../../record-format.js'
 import { activeBranch, type ActiveBranch, type BranchGap } from '../../read/active-branch.js'
 import { indexByUuid } from '../../read/check-links.js'
 import { classifiedLines } from '../../read/classified-lines.js'
+import { isLeafCandidate, linkParentOf } from '../../read/formats/record-links.js'
 import { readSession, type ReadSessionResult } from '../../read/read-session.js'
 import { scanTranscript, type TranscriptScan } from '../../read/scan-transcript.js'
 import { quoteJson, stringifyJson } from '../../read/stringify-json.js'
 import { CliError, ExitCode, drained, styleOf, type CliIo } from '../cli-io.js'
-import { expectPositionals, parseCommandArgs, stringOption, writeJson, type Command } from '../command.js'
+import {
+  FORMAT_HELP,
+  FORMAT_OPTION,
+  expectPositionals,
+  formatOption,
+  parseCommandArgs,
+  stringOption,
+  writeJson,
+  type Command,
+} from '../command.js'
 import { displayLine } from '../display-text.js'
 import { formatProblem, formatRecord, formatRecordLine, formatRecovered } from '../format-record.js'
 import { indexBranch, type IndexBranch } from '../index-branch.js'
@@ -17,10 +27,13 @@ import { requireFile } from '../targets.js'
 export const showCommand: Command = {
   name: 'show',
   summary: 'print the active branch of a transcript, problems flagged inline',
-  help: `Usage: sessiontape show <file> [--leaf <uuid>] [--tree] [--json]
+  help: `Usage: sessiontape show <file> [--leaf <uuid>] [--tree] [--format <f>] [--json]
 
 Prints the conversation that ends at the last record (the active branch), root first, by following
-parentUuid links back from the leaf. Every record type is shown readably: its text first, then
+parentUuid links back from the leaf. Claude Code, Qwen Code and Gemini CLI sessions are read with
+their own rules (recognised from the content): the leaf is the last record that is not a sidechain,
+a compaction (compact_boundary) is crossed through its logicalParentUuid, and a Gemini session is
+replayed ($set, $rewindTo) so only the messages left are shown. Every record type is shown readably: its text first, then
 each other field (tool calls, tool results, anything else) as \`key: value\`, values as compact
 JSON. Problems found while reading are flagged inline at their line (torn bytes a later
 \`recovered\` record names are marked ↺ recovered); a missing parent or a loop is shown as an
@@ -34,6 +47,7 @@ records in memory. Lines over ${CLI_MAX_LINE_BYTES / 1024 / 1024} MiB are report
 Options:
   --leaf <uuid>  show the branch that ends at this record instead of the last one
   --tree         show every record as an indented tree of parentUuid links (* = active branch)
+${FORMAT_HELP}
   --json         print { filePath, leafUuid, records, gaps, problems, problemCount, recovered } as JSON
   -h, --help     show this help
 
@@ -43,12 +57,18 @@ Exit codes: 0 shown (even with problems: use verify to test), 2 unreadable.
     const { values, positionals } = parseCommandArgs('show', args, {
       leaf: { type: 'string' },
       tree: { type: 'boolean' },
+      ...FORMAT_OPTION,
     })
     expectPositionals('show', positionals, 1)
+    const format = formatOption('show', values.format)
     const filePath = await requireFile('show', positionals[0])
     const leaf = stringOption(values.leaf)
     if (values.tree === true) {
-      const session = await readSession(filePath, { signal: io.signal, maxLineBytes: CLI_MAX_LINE_BYTES })
+      const session = await readSession(filePath, {
+        signal: io.signal,
+        maxLineBytes: CLI_MAX_LINE_BYTES,
+        format,
+      })
       if (leaf !== undefined && !session.records.some((record) => record.uuid === leaf))
         throw noLeaf(leaf, filePath)
       const branch = activeBranch(session.records, leaf)
@@ -66,13 +86,18 @@ Exit codes: 0 shown (even with problems: use verify to test), 2 unreadable.
       return ExitCode.OK
     }
     let sessionId: string | undefined
+    let leafCandidate: string | null = null
     const scan = await scanTranscript(filePath, {
+      format,
       signal: io.signal,
       maxLineBytes: CLI_MAX_LINE_BYTES,
       keep: CLI_KEEP_PROBLEMS,
-      onRecord: (record) => (sessionId ??= record.sessionId),
+      onRecord: (record) => {
+        sessionId ??= record.sessionId
+        if (isLeafCandidate(record)) leafCandidate = record.uuid
+      },
     })
-    let leafIndex = scan.records - 1
+    let leafIndex = scan.leafIndex
     if (leaf !== undefined) {
       const at = scan.links.indexOf(leaf)
       if (at === undefined) throw noLeaf(leaf, filePath)
@@ -81,7 +106,7 @@ Exit codes: 0 shown (even with problems: use verify to test), 2 unreadable.
     const branch = leafIndex < 0 ? undefined : indexBranch(scan.links, leafIndex)
     // The second pass needs only the branch: the uuid map (most of the index's memory) can go.
     scan.links.releaseUuids()
-    const leafUuid = leaf ?? scan.lastUuid
+    const leafUuid = leaf ?? leafCandidate ?? scan.lastUuid
     await printBranch(filePath, { scan, branch, sessionId, leafUuid }, values.json === true, io)
     return ExitCode.OK
   },
@@ -152,6 +177,7 @@ async function printBranch(
   for await (const batch of classifiedLines(filePath, {
     signal: io.signal,
     maxLineBytes: CLI_MAX_LINE_BYTES,
+    format: scan.format,
   })) {
     for (const entry of batch) {
       for (const record of entry.records) {
@@ -159,7 +185,7 @@ async function printBranch(
         if (onBranch[i] !== 1) continue
         if (i === first) {
           // The first record of the branch is where a gap is: say so above it, at the top of the output.
-          if (branch!.stop !== 'root') gaps.push(gapOf(record, branch!))
+          if (branch!.stop !== 'root') gaps.push(gapOf(record, branch!, scan))
           if (!json)
             text += `${gaps.map((gap) => `${style.warn(`⚠ gap · ${gap.kind} · ${displayLine(gap.detail)}`)}\n`).join('')}\n`
         }
@@ -192,8 +218,9 @@ async function printBranch(
   await flush()
 }
 
-function gapOf(record: SessionRecord, branch: IndexBranch): BranchGap {
-  const parentUuid = record.parentUuid ?? ''
+function gapOf(record: SessionRecord, branch: IndexBranch, scan: TranscriptScan): BranchGap {
+  const parentUuid = linkParentOf(record) ?? ''
+  const earlier = scan.earlierSession.some((link) => link.uuid === record.uuid)
   return branch.stop === 'cycle'
     ? {
         kind: 'cycle',
@@ -205,7 +232,9 @@ function gapOf(record: SessionRecord, branch: IndexBranch): BranchGap {
         kind: 'missing-parent',
         childUuid: record.uuid,
         parentUuid,
-        detail: `history before ${JSON.stringify(record.uuid)} is lost: its parent ${JSON.stringify(parentUuid)} is not in the transcript`,
+        detail: earlier
+          ? `the session continues an earlier session file: parent ${JSON.stringify(parentUuid)} of ${JSON.stringify(record.uuid)} is there, not in this file`
+          : `history before ${JSON.stringify(record.uuid)} is lost: its parent ${JSON.stringify(parentUuid)} is not in the transcript`,
       }
 }
 
@@ -216,6 +245,7 @@ function summaryLine(
   leafUuid: string | null,
 ): string {
   const parts = [
+    ...(scan.format === 'sessiontape' ? [] : [scan.format]),
     sessionId === undefined ? 'no records' : `session ${displayLine(sessionId)}`,
     `${branch?.indices.length ?? 0} record(s) on the active branch of ${scan.records} in the file`,
   ]
@@ -244,7 +274,7 @@ function renderTree(
   const roots: number[] = []
   for (let i = 0; i < records.length; i++) {
     if (index.get(records[i]!.uuid) !== i) continue
-    const parent = records[i]!.parentUuid
+    const parent = linkParentOf(records[i]!)
     const at = parent === null ? undefined : index.get(parent)
     if (at === undefined) roots.push(i)
     else {
@@ -273,7 +303,7 @@ function renderTree(
     }
   }
   for (const root of roots) {
-    const parent = records[root]!.parentUuid
+    const parent = linkParentOf(records[root]!)
     walk(
       root,
       0,

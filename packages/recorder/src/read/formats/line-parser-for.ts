@@ -1,0 +1,26 @@
+import { parseLine } from '../parse-line.js'
+import type { LineParser } from '../torn-line-tracker.js'
+import { parseAgentLine } from './agent-lines.js'
+import { parseGeminiLine } from './gemini-stream-line.js'
+import type { TranscriptFormat } from './transcript-format.js'
+
+/**
+ * How a line-at-a-time reader (the torn-line tracker) reads `format`: its line parser, and whether a
+ * complete last line without a newline is a record (other tools' files) or a torn tail (ours).
+ * `gemini-json` is one document, not lines: it has no line parser.
+ */
+export function lineParserFor(
+  format: TranscriptFormat,
+): { parse: LineParser; completeTail: boolean } | undefined {
+  switch (format) {
+    case 'sessiontape':
+      return { parse: parseLine, completeTail: false }
+    case 'claude-code':
+    case 'qwen-code':
+      return { parse: parseAgentLine, completeTail: true }
+    case 'gemini-cli':
+      return { parse: parseGeminiLine, completeTail: true }
+    case 'gemini-json':
+      return undefined
+  }
+}
