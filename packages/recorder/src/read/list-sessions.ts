@@ -1,9 +1,10 @@
 import { readdir, stat } from 'node:fs/promises'
 import path from 'node:path'
-import { isValidSessionId, metaFileName, type SessionMeta } from '../record-format.js'
+import { isValidSessionId, metaPathOf, type SessionMeta } from '../record-format.js'
 import { describeValue } from './describe-value.js'
 import { saveRebuiltMeta } from './save-rebuilt-meta.js'
-import { readMeta, rebuildMeta } from './session-meta.js'
+import { findMeta } from './find-meta.js'
+import { rebuildMeta } from './session-meta.js'
 
 /** One session as {@link listSessions} reports it. */
 export interface SessionSummary {
@@ -87,7 +88,6 @@ async function summarize(
 ): Promise<SessionSummary> {
   const sessionId = name.slice(0, -TRANSCRIPT_SUFFIX.length)
   const filePath = path.join(dir, name)
-  const metaPath = path.join(dir, metaFileName(sessionId))
   let transcriptStat
   try {
     transcriptStat = await stat(filePath)
@@ -95,7 +95,8 @@ async function summarize(
     return unreadable(sessionId, filePath, new Date(0).toISOString(), error)
   }
   const mtime = transcriptStat.mtime.toISOString()
-  const meta = await readMeta(metaPath, sessionId)
+  // The sidecar directory's sidecar, or (read-only) one an older version left next to the transcript.
+  const { meta, metaPath } = await findMeta(dir, sessionId)
   let note: string
   if (typeof meta !== 'string') {
     const metaStat = await stat(metaPath).catch(() => undefined)
@@ -112,7 +113,7 @@ async function summarize(
   }
   if (writeRebuilt && isValidSessionId(sessionId)) {
     try {
-      const outcome = await saveRebuiltMeta(filePath, metaPath, rebuilt)
+      const outcome = await saveRebuiltMeta(filePath, metaPathOf(dir, sessionId), rebuilt)
       note += outcome.saved
         ? '; rebuilt from the transcript and saved'
         : `; rebuilt from the transcript, not saved: ${outcome.reason}`

@@ -6,6 +6,7 @@ import type { SessionMeta } from '../record-format.js'
 import { fileOwnership } from './file-ownership.js'
 import { readMetaNoFollow } from './session-meta.js'
 import { syncDirectory } from '../tail/sync-directory.js'
+import { ensureSidecarDir } from '../sidecar-dir.js'
 
 const META_MODE = 0o600
 /** A sidecar is a few hundred bytes; a larger file at its name is not one of ours. */
@@ -45,6 +46,8 @@ export async function saveRebuiltMeta(
       return { saved: false, reason: `the file at the sidecar path is not a sidecar of ours (${current})` }
     }
   }
+  // The sidecar directory (`.sessiontape`, 0700) holds the temp file too: a shipper's glob never sees either.
+  await ensureSidecarDir(path.dirname(metaPath))
   const tempPath = path.join(
     path.dirname(metaPath),
     `.${path.basename(metaPath)}.${randomBytes(6).toString('hex')}.tmp`,
