@@ -69,7 +69,7 @@ describe('the example agent bundled by esbuild into one file', () => {
     )
     // Its first printed record means the lock is taken and writing has begun.
     await first.stdoutLines(1)
-    await access(join(dir, 'held.jsonl.lock'))
+    await access(join(dir, '.sessiontape', 'held.jsonl.lock'))
     const second = await runBundledAgent(
       built.file,
       ['--dir', dir, '--session', 'held', '--turns', '1'],

@@ -2,6 +2,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 
 import type { FsyncMode } from '../src/index.js'
+import { lockPathOf } from '../src/session-lock.js'
 import { checkTranscript, type Ledger, type LockLeft, lockLeft, type Verdict } from './kill-fuzz-check.js'
 import type { ChildEvent, ChildPlan } from './kill-fuzz-protocol.js'
 import { caseSeed, Random } from './kill-fuzz-random.js'
@@ -242,7 +243,7 @@ export async function runCase(settings: CaseSettings): Promise<CaseOutcome> {
     before = bytes
     previousLock = lock
     if (errors.has('ESESSIONLOCKED')) {
-      const lockPath = `${filePath}.lock`
+      const lockPath = lockPathOf(filePath)
       fs.rmSync(lockPath, { recursive: true, force: true })
       fs.rmSync(`${lockPath}.owner`, { force: true })
       previousLock = null

@@ -1,6 +1,7 @@
 import fs from 'node:fs'
 
 import { readSession, type ReadProblem } from '../src/index.js'
+import { lockPathOf } from '../src/session-lock.js'
 
 /** What the children of one session were promised: every record a resolved flush() or close() covered. */
 export interface Ledger {
@@ -130,7 +131,7 @@ export interface LockLeft {
 }
 
 export function lockLeft(filePath: string): LockLeft {
-  const lockPath = `${filePath}.lock`
+  const lockPath = lockPathOf(filePath)
   let stats: fs.Stats | null = null
   try {
     stats = fs.statSync(lockPath)

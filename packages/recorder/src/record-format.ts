@@ -1,3 +1,5 @@
+import path from 'node:path'
+
 /**
  * The on-disk record format: one JSON object per line, envelope first, then the caller's data.
  * Writers and readers share these constants so the two can never disagree.
@@ -51,9 +53,40 @@ export function transcriptFileName(sessionId: string): string {
   return `${sessionId}.jsonl`
 }
 
-/** File name of a session's metadata sidecar inside its directory. */
+/** File name of a session's metadata sidecar inside the sidecar directory ({@link SIDECAR_DIR_NAME}). */
 export function metaFileName(sessionId: string): string {
   return `${sessionId}.meta.json`
+}
+
+/**
+ * The directory, inside a sessions directory, that holds everything that is not a transcript: meta
+ * sidecars, locks and their owner files, quarantined bytes, repaired copies and temporary files. Log
+ * shippers are pointed at `<dir>/*.jsonl` or `<dir>/*`; neither glob reaches into a subdirectory, and a
+ * dot-name is not matched by `*` in glob(3) either, so only transcripts are ever shipped.
+ */
+export const SIDECAR_DIR_NAME = '.sessiontape'
+
+/** The sidecar directory of the sessions directory `dir`. */
+export function sidecarDirOf(dir: string): string {
+  return path.join(dir, SIDECAR_DIR_NAME)
+}
+
+/** The sidecar directory of the sessions directory that holds the transcript `filePath`. */
+export function sidecarDirOfFile(filePath: string): string {
+  return sidecarDirOf(path.dirname(filePath))
+}
+
+/** Where a session's metadata sidecar lives: `<dir>/.sessiontape/<sessionId>.meta.json`. */
+export function metaPathOf(dir: string, sessionId: string): string {
+  return path.join(sidecarDirOf(dir), metaFileName(sessionId))
+}
+
+/**
+ * Where older versions kept the sidecar, next to the transcript. Read (never written) so sessions
+ * recorded before the sidecar directory existed keep their figures.
+ */
+export function legacyMetaPathOf(dir: string, sessionId: string): string {
+  return path.join(dir, metaFileName(sessionId))
 }
 
 /** Record type whose `title` data field names the session (the latest one wins). */

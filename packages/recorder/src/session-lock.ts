@@ -1,5 +1,6 @@
 import fs from 'node:fs'
 import { createRequire } from 'node:module'
+import path from 'node:path'
 
 import type * as ProperLockfile from 'proper-lockfile'
 
@@ -10,9 +11,12 @@ import {
   removeLockOwnerSync,
   writeLockOwnerSync,
 } from './lock-owner.js'
+import { sidecarDirOfFile } from './record-format.js'
+import { ensureSidecarDirSync } from './sidecar-dir.js'
 
 /**
- * The session's single-writer lock, taken with proper-lockfile (an atomic `mkdir` of `<file>.lock`, kept
+ * The session's single-writer lock, taken with proper-lockfile (an atomic `mkdir` of the lock directory
+ * `<dir>/.sessiontape/<name>.lock` — out of reach of a shipper's `*` glob — kept
  * fresh by an mtime heartbeat). The `mkdir` itself is done synchronously inside `createRecorder`, so the
  * moment it returns the recorder knows whether it owns the session — which the exit drain relies on: it may
  * write only when the lock is ours, and an asynchronous `mkdir` still in flight would leave that unknown.
@@ -47,11 +51,11 @@ const LOCK_DIR_MODE = 0o700
 // and those rare retakes pay these two synchronous calls; recording, flushing and closing never do.
 const lockFs = {
   ...fs,
-  mkdir(path: string, callback: (error: NodeJS.ErrnoException | null) => void): void {
+  mkdir(lockPath: string, callback: (error: NodeJS.ErrnoException | null) => void): void {
     let error: NodeJS.ErrnoException | null = null
     try {
-      fs.mkdirSync(path, { mode: LOCK_DIR_MODE })
-      writeLockOwnerSync(path)
+      makeLockDirSync(lockPath)
+      writeLockOwnerSync(lockPath)
     } catch (caught) {
       error = caught as NodeJS.ErrnoException
     }
@@ -78,8 +82,20 @@ export interface LockSettings {
   readonly sync: boolean
 }
 
+/** The lock directory of the transcript `filePath`: `<dir>/.sessiontape/<name>.lock`. */
 export function lockPathOf(filePath: string): string {
-  return `${filePath}.lock`
+  return path.join(sidecarDirOfFile(filePath), `${path.basename(filePath)}.lock`)
+}
+
+/**
+ * The lock directory, made in the sidecar directory; that one is made (0700) when it is missing — the
+ * first lock in a sessions directory, or after someone removed it — and refused (ESIDECARDIR), never
+ * followed, when it is a symlink: the owner file written in it must not land in someone else's directory.
+ * Two synchronous calls more, only where a lock directory is made (createRecorder and rare retakes).
+ */
+function makeLockDirSync(lockPath: string): void {
+  ensureSidecarDirSync(path.dirname(lockPath))
+  fs.mkdirSync(lockPath, { mode: LOCK_DIR_MODE })
 }
 
 /** Starts taking the lock of `filePath` (which need not exist; its directory must). */
@@ -89,6 +105,7 @@ export function attemptLock(filePath: string, settings: LockSettings): LockAttem
   lastSyncMkdir = undefined
   const options: ProperLockfile.LockOptions = {
     realpath: false,
+    lockfilePath: lockPathOf(filePath),
     stale: settings.staleMs,
     fs: lockFs,
     // proper-lockfile's default throws from inside a timer, which would crash the host process.
@@ -130,7 +147,7 @@ export function releaseLockAtExitSync(filePath: string, registered: boolean): vo
   let released = false
   if (registered) {
     try {
-      load().unlockSync(filePath, { realpath: false, fs: lockFs })
+      load().unlockSync(filePath, { realpath: false, lockfilePath: lockPath, fs: lockFs })
       released = true
     } catch {
       // Not (or no longer) in proper-lockfile's registry: removed directly below.

@@ -2,6 +2,7 @@ import fs from 'node:fs'
 import { expect, it } from 'vitest'
 
 import { createRecorder, RecorderClosedError, type Recorder } from '../src/index.js'
+import { lockPathOf } from '../src/session-lock.js'
 import { tempDir } from './support/temp-dir.js'
 import { readTranscript } from './support/transcript.js'
 
@@ -15,7 +16,7 @@ it('`await using` closes the recorder at the end of the scope: flushed, lock rel
     uuid = rec.record('event', { n: 1 })
   }
   expect(readTranscript(escaped.filePath).map((r) => r.uuid)).toEqual([uuid])
-  expect(fs.existsSync(`${escaped.filePath}.lock`)).toBe(false)
+  expect(fs.existsSync(lockPathOf(escaped.filePath))).toBe(false)
   expect(() => escaped.record('event')).toThrow(RecorderClosedError)
   // The session can be taken again at once.
   await using again = createRecorder({ dir, sessionId: 'disposed', resume: true })

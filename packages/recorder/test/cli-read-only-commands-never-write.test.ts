@@ -3,15 +3,16 @@ import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { runCli } from './helpers/cli.js'
 import { withTempDir } from './helpers/records.js'
-import { meta, setMtime, writeMetaFile, writeTranscript } from './helpers/sessions.js'
+import { meta, metaPath, setMtime, writeMetaFile, writeTranscript } from './helpers/sessions.js'
 
-/** Every entry of a directory: name, type, mode, size, mtime and bytes. */
-async function snapshot(dir: string): Promise<unknown[]> {
-  const entries = []
+/** Every entry of a directory and of its subdirectories (`.sessiontape`): name, type, mode, size, mtime and bytes. */
+async function snapshot(dir: string, prefix = ''): Promise<unknown[]> {
+  const entries: unknown[] = []
   for (const name of (await readdir(dir)).sort()) {
     const info = await lstat(path.join(dir, name))
+    if (info.isDirectory()) entries.push(...(await snapshot(path.join(dir, name), `${prefix}${name}/`)))
     entries.push({
-      name,
+      name: `${prefix}${name}`,
       link: info.isSymbolicLink(),
       mode: info.mode,
       size: info.size,
@@ -28,9 +29,9 @@ describe('list, show, verify and tail write nothing', () => {
       await writeTranscript(dir, 'missing', 3)
       await writeTranscript(dir, 'stale', 4)
       await writeMetaFile(dir, meta('stale', '2026-01-01T00:00:00.000Z', 1))
-      await setMtime(path.join(dir, 'stale.meta.json'), 1_000_000)
+      await setMtime(metaPath(dir, 'stale'), 1_000_000)
       await setMtime(path.join(dir, 'stale.jsonl'), 1_000_060)
-      // Another tool's files that happen to use the same names.
+      // Another tool's files that happen to use the same names (and where older versions kept sidecars).
       await writeFile(path.join(dir, 'agent-1.jsonl'), '{"parentUuid":null,"type":"user"}\n')
       await writeFile(path.join(dir, 'agent-1.meta.json'), '{"agentType":"general-purpose"}')
       await writeTranscript(dir, 'linked', 2)

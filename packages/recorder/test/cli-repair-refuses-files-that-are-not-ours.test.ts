@@ -63,15 +63,15 @@ describe('repair never damages a file we did not write; never leaves an empty tr
     })
   })
 
-  it('refuses a repair that would keep no record instead of leaving 0 bytes', async () => {
+  it('refuses a repaired copy that would keep no record instead of writing 0 bytes', async () => {
     await withTempDir(async (dir) => {
       const file = path.join(dir, 's1.jsonl')
-      // Ours (a crash during the very first write), but nothing in it can be kept.
+      // Ours (a crash during the very first write), but nothing in it can be kept in a copy.
       const text = '{"uuid":"u0","parentUuid":null,"sessionId":"s1","timest'
       await writeFile(file, text)
-      const { code, stderr } = await runCli('repair', file)
+      const { code, stderr } = await runCli('repair', '--out', path.join(dir, 'copy.jsonl'), file)
       expect(code).toBe(3)
-      expect(stderr).toContain('would leave it empty')
+      expect(stderr).toContain('a repaired copy would be empty')
       expect(await readFile(file, 'utf8')).toBe(text)
       expect(await readdir(dir)).toEqual(['s1.jsonl'])
     })
@@ -93,16 +93,22 @@ describe('repair never damages a file we did not write; never leaves an empty tr
     })
   })
 
-  it('does not replace a symlinked transcript in place', async () => {
+  it('never writes through a symlinked transcript: a copy is made, an append through it is refused', async () => {
     await withTempDir(async (dir) => {
       const real = path.join(dir, 'real.jsonl')
       const text = `${toJsonl(makeChain(2))}garbage\n`
       await writeFile(real, text)
       const link = path.join(dir, 's1.jsonl')
       await symlink(real, link)
-      expect((await runCli('repair', link)).code).toBe(3)
+      expect((await runCli('repair', link)).code).toBe(0)
       expect((await lstat(link)).isSymbolicLink()).toBe(true)
       expect(await readFile(real, 'utf8')).toBe(text)
+      const torn = `${toJsonl(makeChain(2))}{"uuid":"torn`
+      await writeFile(real, torn)
+      const refused = await runCli('repair', link)
+      expect(refused.code).toBe(3)
+      expect(refused.stderr).toContain('is a symlink')
+      expect(await readFile(real, 'utf8')).toBe(torn)
     })
   })
 })

@@ -1,4 +1,4 @@
-import { appendFile, writeFile } from 'node:fs/promises'
+import { appendFile, rename, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { describe, expect, it, onTestFinished } from 'vitest'
 import { createRecorder, readSession, repairTranscript } from '../src/index.js'
@@ -82,8 +82,10 @@ describe('sessiontape tail prints the last records and follows a live session', 
         () => output.stdout,
         (text) => text.includes('"u1"'),
       )
-      // Repair, then a resumed writer appends at once: tail's next poll finds a new file that already grew.
-      await repairTranscript(file)
+      // A repaired copy switched in (what `sessiontape repair` tells a user to do), then a resumed writer
+      // appends at once: tail's next poll finds a new file that already grew.
+      await repairTranscript(file, { out: `${file}.repaired` })
+      await rename(`${file}.repaired`, file)
       await appendFile(file, `${JSON.stringify(makeRecord(2, 'u1'))}\n`)
       await waitFor(
         () => output.stdout,
@@ -108,8 +110,9 @@ describe('sessiontape tail prints the last records and follows a live session', 
         () => output.stdout,
         (text) => text.includes('3: '),
       )
-      // The repair moves the garbage line out: the repaired file has 2 lines, so the next record is line 3.
-      await repairTranscript(file)
+      // The repaired copy leaves the garbage line out: once switched in it has 2 lines, so the next record is line 3.
+      const { outPath } = await repairTranscript(file)
+      await rename(outPath!, file)
       await waitFor(
         () => output.stderr,
         (text) => text.includes('was replaced'),

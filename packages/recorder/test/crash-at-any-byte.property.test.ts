@@ -1,8 +1,9 @@
-import { readdir, readFile, truncate } from 'node:fs/promises'
+import { readFile, truncate } from 'node:fs/promises'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { activeBranch, createRecorder, inspectTailSync, readSession } from '../src/index.js'
 import { withTempDir } from './helpers/records.js'
+import { filesIn } from './helpers/sessions.js'
 
 const NEWLINE = 0x0a
 
@@ -112,7 +113,7 @@ describe('crash at any byte: the transcript reads back as a prefix, and resume a
           } else {
             expect(appended).toMatchObject([{ uuid: added, type: 'user', parentUuid: crashed.lastUuid }])
           }
-          expect(await readdir(dir)).toEqual(['prop.jsonl'])
+          expect(await filesIn(dir)).toEqual(['prop.jsonl'])
           const branch = activeBranch(after.records)
           expect(branch.gaps).toEqual([])
           expect(branch.records).toEqual(after.records)

@@ -23,12 +23,15 @@ describe('exit safety net: records still queued when the process exits are writt
       expect(records.map((r) => r.i)).toEqual([...Array(accepted).keys()])
       for (let i = 1; i < records.length; i++) expect(records[i]!.parentUuid).toBe(records[i - 1]!.uuid)
       // The sidecar was brought up to date by the same exit drain.
-      const meta = JSON.parse(fs.readFileSync(`${dir}/exiting.meta.json`, 'utf8')) as Record<string, unknown>
+      const meta = JSON.parse(fs.readFileSync(`${dir}/.sessiontape/exiting.meta.json`, 'utf8')) as Record<
+        string,
+        unknown
+      >
       expect(meta).toMatchObject({ recordCount: accepted, lastUuid: records.at(-1)!.uuid })
       // The lock went with the process.
-      expect(fs.existsSync(`${dir}/exiting.jsonl.lock`)).toBe(false)
+      expect(fs.existsSync(`${dir}/.sessiontape/exiting.jsonl.lock`)).toBe(false)
       // And so did the record of who held it: no owner file is left next to every transcript.
-      expect(fs.existsSync(`${dir}/exiting.jsonl.lock.owner`)).toBe(false)
+      expect(fs.existsSync(`${dir}/.sessiontape/exiting.jsonl.lock.owner`)).toBe(false)
     },
   )
 })

@@ -26,7 +26,7 @@ describe('listSessions never hides or deletes a session it cannot parse', () => 
     await withTempDir(async (dir) => {
       await writeTranscript(dir, 's1', 3)
       // A directory where the sidecar should be: reading fails (EISDIR) and so does saving a rebuilt one.
-      await mkdir(path.join(dir, 's1.meta.json'))
+      await mkdir(path.join(dir, '.sessiontape', 's1.meta.json'), { recursive: true })
       const [session] = await listSessions(dir, { writeRebuiltMeta: true })
       expect(session).toMatchObject({ sessionId: 's1', recordCount: 3, source: 'rebuilt' })
       expect(session?.note).toBe(

@@ -1,9 +1,9 @@
-import { lstat, readFile, readlink, readdir, stat, symlink, writeFile } from 'node:fs/promises'
+import { lstat, mkdir, readFile, readlink, readdir, stat, symlink, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { FORMAT_VERSION, listSessions } from '../src/index.js'
 import { makeRecord, withTempDir } from './helpers/records.js'
-import { meta, setMtime, writeMetaFile, writeTranscript } from './helpers/sessions.js'
+import { meta, metaPath as sidecarOf, setMtime, writeMetaFile, writeTranscript } from './helpers/sessions.js'
 
 const expectedRebuilt = {
   sessionId: 's1',
@@ -44,10 +44,13 @@ describe('listSessions rebuilds a missing, corrupt or stale sidecar in memory; s
       await transcriptWithTitles(dir)
       const [session] = await listSessions(dir, { writeRebuiltMeta: true })
       expect(session?.note).toBe('no sidecar; rebuilt from the transcript and saved')
-      const metaPath = path.join(dir, 's1.meta.json')
+      const metaPath = sidecarOf(dir, 's1')
       expect(JSON.parse(await readFile(metaPath, 'utf8'))).toEqual(expectedRebuilt)
       expect((await stat(metaPath)).mode & 0o777).toBe(0o600)
-      expect((await readdir(dir)).sort()).toEqual(['s1.jsonl', 's1.meta.json'])
+      // Only the transcript in the top level (what a shipper's glob sees); the sidecar in `.sessiontape`.
+      expect((await readdir(dir)).sort()).toEqual(['.sessiontape', 's1.jsonl'])
+      expect(await readdir(path.join(dir, '.sessiontape'))).toEqual(['s1.meta.json'])
+      expect((await stat(path.join(dir, '.sessiontape'))).mode & 0o777).toBe(0o700)
       // The saved sidecar makes the next listing cheap again.
       expect((await listSessions(dir))[0]?.source).toBe('sidecar')
     })
@@ -57,14 +60,14 @@ describe('listSessions rebuilds a missing, corrupt or stale sidecar in memory; s
     await withTempDir(async (dir) => {
       await transcriptWithTitles(dir)
       await writeMetaFile(dir, meta('s1', '2026-01-01T00:00:00.000Z', 1))
-      await setMtime(path.join(dir, 's1.meta.json'), 1_000_000)
+      await setMtime(sidecarOf(dir, 's1'), 1_000_000)
       await setMtime(path.join(dir, 's1.jsonl'), 1_000_060)
       const [session] = await listSessions(dir, { writeRebuiltMeta: true })
       expect(session).toMatchObject({ recordCount: 4, source: 'rebuilt' })
       expect(session?.note).toBe(
         'sidecar is older than the transcript (stale); rebuilt from the transcript and saved',
       )
-      expect(JSON.parse(await readFile(path.join(dir, 's1.meta.json'), 'utf8'))).toEqual(expectedRebuilt)
+      expect(JSON.parse(await readFile(sidecarOf(dir, 's1'), 'utf8'))).toEqual(expectedRebuilt)
     })
   })
 
@@ -85,7 +88,8 @@ describe('listSessions rebuilds a missing, corrupt or stale sidecar in memory; s
     async ({ text, note }) => {
       await withTempDir(async (dir) => {
         await transcriptWithTitles(dir)
-        const metaPath = path.join(dir, 's1.meta.json')
+        const metaPath = sidecarOf(dir, 's1')
+        await mkdir(path.dirname(metaPath), { mode: 0o700 })
         await writeFile(metaPath, text, { mode: 0o644 })
         const [session] = await listSessions(dir, { writeRebuiltMeta: true })
         expect(session).toMatchObject({ ...summary, source: 'rebuilt' })
@@ -103,7 +107,8 @@ describe('listSessions rebuilds a missing, corrupt or stale sidecar in memory; s
       await transcriptWithTitles(dir)
       const target = path.join(dir, 'precious.txt')
       await writeFile(target, 'precious', { mode: 0o644 })
-      const metaPath = path.join(dir, 's1.meta.json')
+      const metaPath = sidecarOf(dir, 's1')
+      await mkdir(path.dirname(metaPath), { mode: 0o700 })
       await symlink(target, metaPath)
       const [session] = await listSessions(dir, { writeRebuiltMeta: true })
       expect(session?.note).toMatch(/not saved: a symlink is at the sidecar path$/)

@@ -2,6 +2,7 @@ import fs from 'node:fs'
 import { expect, it } from 'vitest'
 
 import { createRecorder, type RecorderError } from '../src/index.js'
+import { lockPathOf } from '../src/session-lock.js'
 import { tempDir } from './support/temp-dir.js'
 import { readTranscript } from './support/transcript.js'
 
@@ -25,14 +26,14 @@ it('a lock lost while held reaches onError (never a throw from a timer); the loc
   const first = rec.record('before')
   await rec.flush()
   // Someone removes the lock directory; proper-lockfile notices at its next heartbeat (every second here).
-  fs.rmdirSync(`${rec.filePath}.lock`)
+  fs.rmdirSync(lockPathOf(rec.filePath))
   await until(() => errors.some((error) => error.code === 'ELOCKCOMPROMISED'), 'the compromise report')
   const second = rec.record('after')
   await expect(rec.flush()).resolves.toMatchObject({ uuid: second, count: 2 })
-  expect(fs.existsSync(`${rec.filePath}.lock`)).toBe(true)
+  expect(fs.existsSync(lockPathOf(rec.filePath))).toBe(true)
   await rec.close()
   expect(readTranscript(rec.filePath).map((r) => r.uuid)).toEqual([first, second])
-  expect(fs.existsSync(`${rec.filePath}.lock`)).toBe(false)
+  expect(fs.existsSync(lockPathOf(rec.filePath))).toBe(false)
 })
 
 it('if the transcript changed while the lock was lost, the recorder stops for good instead of forking it', async () => {
@@ -46,7 +47,7 @@ it('if the transcript changed while the lock was lost, the recorder stops for go
   })
   rec.record('before')
   await rec.flush()
-  fs.rmdirSync(`${rec.filePath}.lock`)
+  fs.rmdirSync(lockPathOf(rec.filePath))
   // Another writer appends meanwhile.
   fs.appendFileSync(rec.filePath, '{"uuid":"other-writer"}\n')
   await until(() => errors.some((error) => error.code === 'ELOCKCOMPROMISED'), 'the compromise report')
@@ -57,5 +58,5 @@ it('if the transcript changed while the lock was lost, the recorder stops for go
   expect(lines).toHaveLength(2)
   expect(lines[1]).toBe('{"uuid":"other-writer"}')
   // Closing after the final failure still releases the (re-taken) lock.
-  expect(fs.existsSync(`${rec.filePath}.lock`)).toBe(false)
+  expect(fs.existsSync(lockPathOf(rec.filePath))).toBe(false)
 })

@@ -28,8 +28,8 @@ describe('after any ending, the next resume on this host gets the session at onc
       const result = await finished(startFixture('end-session', [dir, 's', ending]))
       expect(result.code).toBe(ending === 'uncaught' ? 1 : 0)
       // Released in the exit path (not left to signal-exit, which write-file-atomic's copy had disabled).
-      expect(fs.existsSync(`${dir}/s.jsonl.lock`)).toBe(false)
-      expect(fs.existsSync(`${dir}/s.jsonl.lock.owner`)).toBe(false)
+      expect(fs.existsSync(`${dir}/.sessiontape/s.jsonl.lock`)).toBe(false)
+      expect(fs.existsSync(`${dir}/.sessiontape/s.jsonl.lock.owner`)).toBe(false)
       expect(await resumeAfter(dir, 's')).toEqual(['holder', 'holder', 'holder', 'holder', 'resumed'])
     },
   )
@@ -45,7 +45,7 @@ describe('after any ending, the next resume on this host gets the session at onc
       child.kill(signal)
       expect((await done).signal).toBe(signal)
       // SIGKILL leaves the lock directory (SIGTERM may not: a signal-exit hook, if loaded, removes it).
-      if (signal === 'SIGKILL') expect(fs.existsSync(`${dir}/s.jsonl.lock`)).toBe(true)
+      if (signal === 'SIGKILL') expect(fs.existsSync(`${dir}/.sessiontape/s.jsonl.lock`)).toBe(true)
       const types = await resumeAfter(dir, 's')
       expect(types.filter((type) => type === 'resumed')).toHaveLength(1)
       expect(types.slice(0, 3)).toEqual(['holder', 'holder', 'holder'])
@@ -71,7 +71,7 @@ describe('after any ending, the next resume on this host gets the session at onc
     const child = startFixture('end-session', [dir, 's', 'wait', '0'])
     const done = finished(child)
     await waitForOutput(child, 'ready')
-    expect((fs.statSync(`${dir}/s.jsonl.lock`).mode & 0o777).toString(8)).toBe('700')
+    expect((fs.statSync(`${dir}/.sessiontape/s.jsonl.lock`).mode & 0o777).toString(8)).toBe('700')
     child.kill('SIGKILL')
     await done
   })

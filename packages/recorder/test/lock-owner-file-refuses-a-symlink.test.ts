@@ -6,13 +6,14 @@ import { createRecorder } from '../src/index.js'
 import { tempDir } from './support/temp-dir.js'
 import { readTranscript } from './support/transcript.js'
 
-// The lock's owner file sits next to the transcript, like the sidecar: a symlink planted at its path must
+// The lock's owner file sits in the sidecar directory, like the sidecar: a symlink planted at its path must
 // not make the recorder overwrite whatever the link points to.
 it('a symlink planted at the lock owner path is not followed: its target is untouched, the session still works', async () => {
   const dir = await tempDir()
   const victim = path.join(dir, 'victim.txt')
   fs.writeFileSync(victim, 'keep me\n')
-  fs.symlinkSync(victim, path.join(dir, 'planted.jsonl.lock.owner'))
+  fs.mkdirSync(path.join(dir, '.sessiontape'), { mode: 0o700 })
+  fs.symlinkSync(victim, path.join(dir, '.sessiontape', 'planted.jsonl.lock.owner'))
   const rec = createRecorder({ dir, sessionId: 'planted' })
   const uuid = rec.record('event')
   await rec.ready()

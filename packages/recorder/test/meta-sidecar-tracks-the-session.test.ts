@@ -2,15 +2,16 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 
-import { createRecorder, listSessions, metaFileName, type SessionMeta } from '../src/index.js'
+import { createRecorder, listSessions, type SessionMeta } from '../src/index.js'
+import { metaPathOf } from '../src/record-format.js'
 import { tempDir } from './support/temp-dir.js'
 import { readTranscript } from './support/transcript.js'
 
 function readMeta(dir: string, sessionId: string): SessionMeta {
-  return JSON.parse(fs.readFileSync(path.join(dir, metaFileName(sessionId)), 'utf8')) as SessionMeta
+  return JSON.parse(fs.readFileSync(metaPathOf(dir, sessionId), 'utf8')) as SessionMeta
 }
 
-describe('the <sessionId>.meta.json sidecar follows the transcript, off the hot path', () => {
+describe('the .sessiontape/<sessionId>.meta.json sidecar follows the transcript, off the hot path', () => {
   it('after close it states the count, the last uuid, the first and last record times and the title', async () => {
     const dir = await tempDir()
     const rec = createRecorder({ dir, sessionId: 'meta-1' })
@@ -29,7 +30,7 @@ describe('the <sessionId>.meta.json sidecar follows the transcript, off the hot 
       title: 'Fixing the flaky test',
       v: 1,
     })
-    expect(fs.statSync(path.join(dir, metaFileName('meta-1'))).mode & 0o777).toBe(0o600)
+    expect(fs.statSync(metaPathOf(dir, 'meta-1')).mode & 0o777).toBe(0o600)
   })
 
   it('is written after the debounce while the recorder is still open, coalescing changes', async () => {
@@ -38,7 +39,7 @@ describe('the <sessionId>.meta.json sidecar follows the transcript, off the hot 
     for (let i = 0; i < 50; i++) rec.record('event', { i })
     await rec.flush()
     const deadline = Date.now() + 3000
-    while (!fs.existsSync(path.join(dir, metaFileName('meta-2'))) && Date.now() < deadline) {
+    while (!fs.existsSync(metaPathOf(dir, 'meta-2')) && Date.now() < deadline) {
       await new Promise((resolve) => setTimeout(resolve, 10))
     }
     expect(readMeta(dir, 'meta-2')).toMatchObject({ recordCount: 50, lastUuid: rec.lastUuid })
@@ -71,12 +72,12 @@ describe('the <sessionId>.meta.json sidecar follows the transcript, off the hot 
     first.record('event')
     first.record('event')
     await first.close()
-    fs.writeFileSync(path.join(dir, metaFileName('meta-4')), '{"broken":')
+    fs.writeFileSync(metaPathOf(dir, 'meta-4'), '{"broken":')
 
     const resumed = createRecorder({ dir, sessionId: 'meta-4', resume: true })
     const last = resumed.record('event')
     await resumed.close()
-    expect(fs.readFileSync(path.join(dir, metaFileName('meta-4')), 'utf8')).toBe('{"broken":')
+    expect(fs.readFileSync(metaPathOf(dir, 'meta-4'), 'utf8')).toBe('{"broken":')
     const [summary] = await listSessions(dir)
     expect(summary).toMatchObject({ sessionId: 'meta-4', recordCount: 3, lastUuid: last })
   })
@@ -84,7 +85,7 @@ describe('the <sessionId>.meta.json sidecar follows the transcript, off the hot 
   it('a sidecar that cannot be written is reported (EMETAFAILED) and never holds up close() or the transcript', async () => {
     const dir = await tempDir()
     // A directory where the sidecar should be: every write of it fails.
-    fs.mkdirSync(path.join(dir, metaFileName('meta-6')))
+    fs.mkdirSync(metaPathOf(dir, 'meta-6'), { recursive: true })
     const codes: string[] = []
     const rec = createRecorder({
       dir,
@@ -105,6 +106,7 @@ describe('the <sessionId>.meta.json sidecar follows the transcript, off the hot 
     const rec = createRecorder({ dir, sessionId: 'meta-5', meta: false })
     rec.record('event')
     await rec.close()
-    expect(fs.readdirSync(dir)).toEqual(['meta-5.jsonl'])
+    expect(fs.readdirSync(dir).sort()).toEqual(['.sessiontape', 'meta-5.jsonl'])
+    expect(fs.readdirSync(path.join(dir, '.sessiontape'))).toEqual([])
   })
 })

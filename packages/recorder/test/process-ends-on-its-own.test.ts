@@ -22,7 +22,7 @@ it.for(['closed', 'open', 'failing'] as const)(
     expect(result.stdout).toBe('done\n')
     if (how !== 'failing') {
       expect(readTranscript(`${dir}/${how}.jsonl`)).toHaveLength(100)
-      expect(fs.existsSync(`${dir}/${how}.jsonl.lock`)).toBe(false)
+      expect(fs.existsSync(`${dir}/.sessiontape/${how}.jsonl.lock`)).toBe(false)
     }
   },
 )

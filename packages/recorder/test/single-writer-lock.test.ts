@@ -30,7 +30,7 @@ describe('single writer per session: a second writer gets SessionLockedError and
     expect(result.code).toBe(0)
     const records = readTranscript(`${dir}/shared.jsonl`)
     expect(records.map((r) => r.type)).toEqual(['holder', 'holder', 'holder', 'holder'])
-    expect(fs.existsSync(`${dir}/shared.jsonl.lock`)).toBe(false)
+    expect(fs.existsSync(`${dir}/.sessiontape/shared.jsonl.lock`)).toBe(false)
   })
 
   it('in the same process the second recorder is refused too, and takes over once the first closed', async () => {
@@ -60,7 +60,7 @@ describe('single writer per session: a second writer gets SessionLockedError and
         .map((r) => r.type)
         .sort(),
     ).toEqual(['a', 'b'])
-    expect(fs.existsSync(`${dir}/open.jsonl.lock`)).toBe(false)
+    expect(fs.existsSync(`${dir}/.sessiontape/open.jsonl.lock`)).toBe(false)
   })
 
   it('a holder killed with SIGKILL is taken over at once: its owner file names a pid that is gone', async () => {
@@ -68,12 +68,14 @@ describe('single writer per session: a second writer gets SessionLockedError and
     const holder = startFixture('hold-session', [dir, 'crashed', '60000'])
     const done = finished(holder)
     await waitForOutput(holder, 'ready')
-    expect(JSON.parse(fs.readFileSync(`${dir}/crashed.jsonl.lock.owner`, 'utf8'))).toMatchObject({
-      pid: holder.pid,
-    })
+    expect(JSON.parse(fs.readFileSync(`${dir}/.sessiontape/crashed.jsonl.lock.owner`, 'utf8'))).toMatchObject(
+      {
+        pid: holder.pid,
+      },
+    )
     holder.kill('SIGKILL')
     await done
-    expect(fs.existsSync(`${dir}/crashed.jsonl.lock`)).toBe(true)
+    expect(fs.existsSync(`${dir}/.sessiontape/crashed.jsonl.lock`)).toBe(true)
 
     // A minute of lockStaleMs would make a resume wait a minute; the dead pid makes it wait for nothing.
     const resumed = createRecorder({ dir, sessionId: 'crashed', resume: true, lockStaleMs: 60_000 })
@@ -83,8 +85,10 @@ describe('single writer per session: a second writer gets SessionLockedError and
     const records = readTranscript(`${dir}/crashed.jsonl`)
     expect(records.map((r) => r.type)).toEqual(['holder', 'holder', 'holder', 'after-crash'])
     expect(records[3]!.parentUuid).toBe(records[2]!.uuid)
-    expect(fs.existsSync(`${dir}/crashed.jsonl.lock`), 'released on close').toBe(false)
-    expect(fs.existsSync(`${dir}/crashed.jsonl.lock.owner`), 'owner file removed on close').toBe(false)
+    expect(fs.existsSync(`${dir}/.sessiontape/crashed.jsonl.lock`), 'released on close').toBe(false)
+    expect(fs.existsSync(`${dir}/.sessiontape/crashed.jsonl.lock.owner`), 'owner file removed on close').toBe(
+      false,
+    )
   })
 
   it('the owner file is on record when createRecorder returns and is never rewritten while records are written', async () => {
@@ -92,7 +96,7 @@ describe('single writer per session: a second writer gets SessionLockedError and
     // a SIGKILL leaves the file empty; a resume would then wait lockStaleMs instead of taking over at once.
     const dir = await tempDir()
     const rec = createRecorder({ dir, sessionId: 'owned', lockStaleMs: 60_000 })
-    const ownerPath = `${dir}/owned.jsonl.lock.owner`
+    const ownerPath = `${dir}/.sessiontape/owned.jsonl.lock.owner`
     const before = fs.statSync(ownerPath)
     expect(JSON.parse(fs.readFileSync(ownerPath, 'utf8'))).toMatchObject({ pid: process.pid })
     for (let i = 0; i < 50; i++) rec.record('event', { i })
@@ -110,7 +114,7 @@ describe('single writer per session: a second writer gets SessionLockedError and
     await waitForOutput(holder, 'ready')
     holder.kill('SIGKILL')
     await done
-    fs.rmSync(`${dir}/crashed.jsonl.lock.owner`)
+    fs.rmSync(`${dir}/.sessiontape/crashed.jsonl.lock.owner`)
 
     const early = createRecorder({
       dir,
@@ -139,7 +143,7 @@ describe('single writer per session: a second writer gets SessionLockedError and
     await waitForOutput(holder, 'ready')
     // A stale owner file naming a dead pid, as a crashed earlier holder would have left it.
     fs.writeFileSync(
-      `${dir}/shared.jsonl.lock.owner`,
+      `${dir}/.sessiontape/shared.jsonl.lock.owner`,
       JSON.stringify({ pid: 2 ** 22 + 7, hostname: (await import('node:os')).hostname(), lockId: '1:1' }),
     )
     const second = createRecorder({ dir, sessionId: 'shared', lockStaleMs: 60_000, onError: () => {} })

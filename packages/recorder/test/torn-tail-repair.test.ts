@@ -1,8 +1,9 @@
-import { readdir, readFile, writeFile } from 'node:fs/promises'
+import { readFile, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { inspectTailSync, readSession, repairTornTail, repairTornTailSync } from '../src/index.js'
 import { makeChain, toJsonl, withTempDir } from './helpers/records.js'
+import { filesIn } from './helpers/sessions.js'
 
 const variants = [
   { name: 'repairTornTail', repair: repairTornTail },
@@ -36,7 +37,7 @@ describe.for(variants)('$name repairs a torn tail append-only, as a resume does'
         tornLength: Buffer.byteLength(torn),
       })
       // Nothing beside the transcript, and readers see a clean file.
-      expect(await readdir(dir)).toEqual(['s1.jsonl'])
+      expect(await filesIn(dir)).toEqual(['s1.jsonl'])
       expect((await readSession(file)).problems).toEqual([])
     })
   })
@@ -48,7 +49,7 @@ describe.for(variants)('$name repairs a torn tail append-only, as a resume does'
       await writeFile(file, clean)
       expect(await repair(file)).toEqual({ recoveredUuid: null, tornOffset: clean.length, tornLength: 0 })
       expect(await readFile(file, 'utf8')).toBe(clean)
-      expect(await readdir(dir)).toEqual(['s1.jsonl'])
+      expect(await filesIn(dir)).toEqual(['s1.jsonl'])
     })
   })
 

@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto'
-import { constants } from 'node:fs'
-import { copyFile, link, lstat, open, rename, rm, stat, type FileHandle } from 'node:fs/promises'
+import { link, lstat, open, rm, stat, type FileHandle } from 'node:fs/promises'
 import path from 'node:path'
 import { classifiedLines } from '../read/classified-lines.js'
 import { fileOwnership } from '../read/file-ownership.js'
@@ -8,16 +7,17 @@ import { ForeignFileError } from '../read/foreign-file-error.js'
 import type { ReadProblem } from '../read/problem.js'
 import { scanTranscript } from '../read/scan-transcript.js'
 import { stringifyJson } from '../read/stringify-json.js'
-import type { ClassifiedLine } from '../read/torn-line-tracker.js'
-import { openNewQuarantine } from './open-quarantine.js'
-import { QUARANTINE_NAME_ATTEMPTS, quarantinePathFor } from './quarantine-name.js'
+import { sidecarDirOfFile } from '../record-format.js'
+import { ensureSidecarDir } from '../sidecar-dir.js'
+import { repairTornTailSync } from './repair-torn-tail.js'
+import { SIDECAR_NAME_ATTEMPTS, sidecarPathFor } from './sidecar-name.js'
 import { syncDirectory } from './sync-directory.js'
 
 export interface RepairTranscriptOptions {
   /**
-   * Write the repaired copy here and leave the original untouched. Must not exist yet — not even as a
-   * dangling symlink: it is created with a hard link, which never follows or replaces anything.
-   * @default undefined (replace the original atomically, after keeping a backup next to it)
+   * Write the repaired copy here. Must not exist yet — not even as a dangling symlink: it is created with
+   * a hard link, which never follows or replaces anything.
+   * @default undefined (a new name in the sidecar directory, `<dir>/.sessiontape/<name>.repaired-<time>`)
    */
   readonly out?: string
   /** Only report what would change; write nothing. @default false */
@@ -26,16 +26,26 @@ export interface RepairTranscriptOptions {
   readonly maxLineBytes?: number
 }
 
+/**
+ * What a repair did (in a dry run: would do). `none`: nothing to repair. `appended`: the only damage was
+ * a torn tail, repaired in place the append-only way (a newline and a `recovered` record naming the torn
+ * bytes; the transcript only grew). `copied`: a repaired copy was written to `outPath`; the transcript
+ * itself is unchanged.
+ */
+export type RepairAction = 'none' | 'appended' | 'copied'
+
 export interface TranscriptRepair {
   readonly filePath: string
-  /** Where the repaired transcript is (the original path unless `out` was given). */
-  readonly outPath: string
+  readonly action: RepairAction
+  /**
+   * Where the repaired transcript is: the copy for `copied`, the transcript itself otherwise. Null in a
+   * dry run that would write a copy to a name not chosen yet.
+   */
+  readonly outPath: string | null
   /** True when the transcript had line damage to repair (in a dry run: would have been repaired). */
   readonly changed: boolean
-  /** Byte-for-byte copy of the original, kept next to it before it was replaced; null when not replaced. */
-  readonly backupPath: string | null
-  /** The damaged lines and the torn tail, byte-for-byte, in file order; null when there were none. */
-  readonly quarantinePath: string | null
+  /** uuid of the `recovered` record an `appended` repair wrote; null otherwise. */
+  readonly recoveredUuid: string | null
   readonly records: number
   /** Line-level problems the repair removed (the first {@link KEPT_PROBLEMS}; `fixedCount` counts them all). */
   readonly fixed: ReadProblem[]
@@ -58,13 +68,16 @@ function refusal(message: string, code: string): Error {
 }
 
 /**
- * Writes a repaired copy of a transcript: torn tail and unreadable lines moved to a quarantine sidecar,
- * glued records split onto their own lines, NUL runs removed; every intact line is kept as it was. The
- * copy is written to a temporary file, fsynced and renamed into place, after a backup of the original.
+ * Repairs a transcript without ever rewriting it, so a log shipper tailing it keeps a valid offset:
+ * - a torn tail and nothing else: repaired in place, append-only, like a resuming recorder does (the torn
+ *   bytes stay, a `recovered` record names them) — the caller must hold the session lock;
+ * - any other line damage: a repaired copy is written to a new name that a shipper's glob does not match
+ *   (`out`, or `<dir>/.sessiontape/<name>.repaired-<time>`): unreadable lines and the torn tail left out,
+ *   glued records split onto their own lines, NUL runs removed, every intact line kept byte for byte. The
+ *   transcript itself is not touched: switching to the copy is the user's move (see `sessiontape repair`).
  *
- * Refuses (code `EFOREIGNFILE`, nothing written, in a dry run too) a file that is not ours, and (code
- * `ENORECORDS`) a repair that would keep no record: it never leaves an empty transcript. Memory stays
- * flat: the lines are streamed, damaged ones straight into the quarantine file.
+ * Refuses (code `EFOREIGNFILE`, nothing written, in a dry run too) a file that is not ours, (code
+ * `ENORECORDS`) a copy that would keep no record, and (code `ESYMLINK`) to append through a symlink. Memory stays flat: the lines are streamed.
  */
 export async function repairTranscript(
   filePath: string,
@@ -72,70 +85,160 @@ export async function repairTranscript(
 ): Promise<TranscriptRepair> {
   const before = await stat(filePath)
   const owner = await fileOwnership(filePath)
-  const empty = { filePath, outPath: options.out ?? filePath, changed: false, backupPath: null }
-  if (owner.verdict === 'empty') {
-    return { ...empty, quarantinePath: null, records: 0, fixed: [], fixedCount: 0, remaining: [] }
-  }
+  const none = { filePath, action: 'none', outPath: filePath, changed: false, recoveredUuid: null } as const
+  if (owner.verdict === 'empty') return { ...none, records: 0, fixed: [], fixedCount: 0, remaining: [] }
   if (owner.verdict !== 'ours') throw new ForeignFileError(filePath, owner.verdict, owner.reason)
   const dryRun = options.dryRun === true
-  if (options.out === undefined && !dryRun && (await lstat(filePath)).isSymbolicLink()) {
+  if (options.out !== undefined) await refuseExisting(options.out)
+
+  // First pass: classify only. A torn tail alone is repaired in place; anything else needs a copy.
+  const scan = await copyLines(filePath, undefined, options.maxLineBytes)
+  const { fixed, fixedCount, records } = scan
+  const tornTailOnly = fixedCount === 1 && fixed[0]?.kind === 'torn-tail'
+  const action: RepairAction =
+    fixedCount === 0 ? 'none' : tornTailOnly && options.out === undefined ? 'appended' : 'copied'
+  const counts = { records, fixed, fixedCount }
+  if (action === 'copied' && scan.tooLong !== undefined) {
+    // Its bytes were never read (too long to hold), so they could not be copied: refuse.
     throw refusal(
-      `${filePath} is a symlink; repair the file it points to, or write a repaired copy with --out. Nothing was changed.`,
-      'ESYMLINK',
+      `line ${scan.tooLong.line} of ${filePath} is ${scan.tooLong.length} bytes long, too long to read; nothing was changed`,
+      'ELINETOOLONG',
     )
   }
-  const outPath = options.out ?? filePath
-  if (options.out !== undefined) await refuseExisting(options.out)
-  const tempPath = path.join(
-    path.dirname(outPath),
-    `.${path.basename(outPath)}.repair-${randomBytes(6).toString('hex')}`,
-  )
-  const output = dryRun ? undefined : await open(tempPath, 'wx', PRIVATE_MODE)
+  if (action === 'none' || dryRun) {
+    // Nothing written: what remains is what the original has beyond the line damage.
+    const remaining = await remainingProblems(filePath, options.maxLineBytes)
+    const outPath = action === 'copied' ? (options.out ?? null) : filePath
+    return { ...none, action, outPath, changed: fixedCount > 0, ...counts, remaining }
+  }
+  if (action === 'appended') {
+    if ((await lstat(filePath)).isSymbolicLink()) {
+      throw refusal(
+        `${filePath} is a symlink; repair the file it points to, or write a repaired copy with --out. Nothing was changed.`,
+        'ESYMLINK',
+      )
+    }
+    // Append-only, in place: a shipper tailing the file ships the `recovered` record, nothing twice.
+    const appended = repairTornTailSync(filePath)
+    const remaining = await remainingProblems(filePath, options.maxLineBytes)
+    return { ...none, action, changed: true, recoveredUuid: appended.recoveredUuid, ...counts, remaining }
+  }
+  if (records === 0) {
+    throw refusal(
+      `no record of ${filePath} could be kept, so a repaired copy would be empty; nothing was written`,
+      'ENORECORDS',
+    )
+  }
+  const outPath = await writeCopy(filePath, before, options)
+  const remaining = await remainingProblems(outPath, options.maxLineBytes)
+  return { ...none, action, outPath, changed: true, ...counts, remaining }
+}
+
+async function remainingProblems(filePath: string, maxLineBytes: number | undefined): Promise<ReadProblem[]> {
+  const scan = await scanTranscript(filePath, { maxLineBytes, keep: KEPT_PROBLEMS })
+  return scan.problems.filter((problem) => LINK_KINDS.has(problem.kind))
+}
+
+/**
+ * Second pass: the repaired lines into a private temporary file beside the destination (a dot-name in the
+ * sidecar directory, or beside `out`), fsynced, then hard-linked to its name — which never replaces
+ * anything — and given the transcript's mode, so the copy can take the transcript's place as it is.
+ */
+async function writeCopy(
+  filePath: string,
+  before: { size: number; mtimeMs: number; ino: number; mode: number },
+  options: RepairTranscriptOptions,
+): Promise<string> {
+  const outDir = options.out === undefined ? sidecarDirOfFile(filePath) : path.dirname(options.out)
+  if (options.out === undefined) await ensureSidecarDir(outDir)
+  const tempName = path.basename(options.out ?? filePath)
+  const tempPath = path.join(outDir, `.${tempName}.repair-${randomBytes(6).toString('hex')}`)
+  const output = await open(tempPath, 'wx', PRIVATE_MODE)
+  try {
+    const writer = new BatchWriter(output)
+    await copyLines(filePath, writer, options.maxLineBytes)
+    await writer.end()
+    const after = await stat(filePath)
+    if (after.size !== before.size || after.mtimeMs !== before.mtimeMs || after.ino !== before.ino) {
+      throw refusal(
+        `${filePath} changed while it was being repaired; no copy was written. Try again.`,
+        'ETRANSCRIPTCHANGED',
+      )
+    }
+    await output.chmod(before.mode & 0o777)
+    const outPath = options.out ?? (await linkToNewName(tempPath, filePath))
+    // link() fails with EEXIST if anything (a file, a dangling symlink) took the name meanwhile.
+    if (options.out !== undefined) await link(tempPath, outPath)
+    await syncDirectory(outDir)
+    return outPath
+  } finally {
+    await output.close()
+    await rm(tempPath, { force: true })
+  }
+}
+
+/** Links `tempPath` to the first free `<dir>/.sessiontape/<name>.repaired-<time>[-n]`. */
+async function linkToNewName(tempPath: string, filePath: string): Promise<string> {
+  const now = new Date()
+  for (let attempt = 0; attempt < SIDECAR_NAME_ATTEMPTS; attempt++) {
+    const outPath = sidecarPathFor(filePath, 'repaired', now, attempt)
+    try {
+      await link(tempPath, outPath)
+      return outPath
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error
+    }
+  }
+  throw new Error(`Could not find a free name for the repaired copy of ${filePath}`)
+}
+
+interface CopyPass {
+  readonly records: number
+  readonly fixed: ReadProblem[]
+  readonly fixedCount: number
+  /** The first line too long to read, if any (only a classifying pass gets this far with one). */
+  readonly tooLong: { readonly line: number; readonly length: number } | undefined
+}
+
+/**
+ * One pass over the transcript's lines: what to keep, what is damage. With a writer the kept lines are
+ * written to it (and a line too long to read refuses the repair); without one the pass only classifies.
+ */
+async function copyLines(
+  filePath: string,
+  writer: BatchWriter | undefined,
+  maxLineBytes: number | undefined,
+): Promise<CopyPass> {
   const fixed: ReadProblem[] = []
   let fixedCount = 0
   let records = 0
-  let quarantine: { handle: FileHandle; quarantinePath: string } | undefined
-  let committed = false
-  try {
-    const writer = new BatchWriter(output)
-    const quarantined = new BatchWriter(undefined)
-    // Output bytes minus input bytes so far: while 0, a recovered torn range is still where its record says.
-    let shift = 0
-    const fix = (problems: readonly ReadProblem[]): void => {
-      for (const problem of problems) {
-        fixedCount++
-        if (fixed.length < KEPT_PROBLEMS) fixed.push(problem)
-      }
-    }
-    const toQuarantine = async (bytes: Buffer, terminated: boolean): Promise<void> => {
-      if (dryRun) return
-      if (quarantine === undefined) {
-        quarantine = await openNewQuarantine(filePath)
-        quarantined.attach(quarantine.handle)
-      }
-      await quarantined.write(bytes, ...(terminated ? [NEWLINE] : []))
-    }
-    const copy = async (entry: ClassifiedLine<Buffer | undefined>): Promise<void> => {
+  let tooLong: CopyPass['tooLong']
+  // Output bytes minus input bytes so far: while 0, a recovered torn range is still where its record says.
+  let shift = 0
+  for await (const batch of classifiedLines(filePath, { maxLineBytes, raw: true })) {
+    for (const entry of batch) {
       const bytes = entry.payload!
       const terminated = entry.problems[0]?.kind !== 'torn-tail'
       if (bytes.length !== entry.length) {
-        // Its bytes were never read (too long to hold), so they could not be quarantined: refuse.
-        throw refusal(
-          `line ${entry.line} of ${filePath} is ${entry.length} bytes long, too long to read; nothing was changed`,
-          'ELINETOOLONG',
-        )
+        if (writer !== undefined) {
+          throw refusal(
+            `line ${entry.line} of ${filePath} is ${entry.length} bytes long, too long to read; nothing was changed`,
+            'ELINETOOLONG',
+          )
+        }
+        tooLong ??= { line: entry.line, length: entry.length }
       }
       records += entry.records.length
       if (entry.recovered !== undefined && shift === 0) {
         // Torn bytes a `recovered` record names, still at the offsets it names: not damage, kept.
-        await writer.write(bytes, NEWLINE)
-        return
+        await writer?.write(bytes, NEWLINE)
+        continue
       }
       if (entry.problems.length === 0 && entry.recovered === undefined) {
-        await writer.write(bytes, NEWLINE)
-        return
+        await writer?.write(bytes, NEWLINE)
+        continue
       }
-      fix(
+      const problems =
         entry.recovered === undefined
           ? entry.problems
           : [
@@ -143,103 +246,33 @@ export async function repairTranscript(
                 line: entry.line,
                 offset: entry.offset,
                 kind: entry.recovered.kinds[0] ?? 'invalid-json',
-                detail: `recovered torn bytes moved: lines before them changed, so their \`recovered\` record no longer names them`,
+                detail: `recovered torn bytes left out: lines before them changed, so their \`recovered\` record no longer names them`,
               },
-            ],
-      )
-      await toQuarantine(bytes, terminated)
-      shift -= bytes.length + (terminated ? 1 : 0)
+            ]
+      for (const problem of problems) {
+        fixedCount++
+        if (fixed.length < KEPT_PROBLEMS) fixed.push(problem)
+      }
+      shift -= entry.length + (terminated ? 1 : 0)
       for (const record of entry.records) {
         const line = Buffer.from(`${stringifyJson(record)}\n`)
-        await writer.write(line)
+        await writer?.write(line)
         shift += line.length
       }
     }
-    for await (const batch of classifiedLines(filePath, { maxLineBytes: options.maxLineBytes, raw: true })) {
-      for (const entry of batch) await copy(entry)
-    }
-    if (fixedCount === 0 || dryRun) {
-      // Nothing written: what remains is what the original has beyond the line damage.
-      const scan = await scanTranscript(filePath, { maxLineBytes: options.maxLineBytes, keep: KEPT_PROBLEMS })
-      const remaining = scan.problems.filter((problem) => LINK_KINDS.has(problem.kind))
-      return {
-        ...empty,
-        outPath,
-        changed: fixedCount > 0,
-        quarantinePath: null,
-        records,
-        fixed,
-        fixedCount,
-        remaining,
-      }
-    }
-    if (records === 0) {
-      throw refusal(
-        `no record of ${filePath} could be kept, so a repair would leave it empty; nothing was changed`,
-        'ENORECORDS',
-      )
-    }
-    await writer.end()
-    await quarantined.end()
-    const after = await stat(filePath)
-    if (after.size !== before.size || after.mtimeMs !== before.mtimeMs || after.ino !== before.ino) {
-      throw refusal(
-        `${filePath} changed while it was being repaired; nothing was replaced. Try again.`,
-        'ETRANSCRIPTCHANGED',
-      )
-    }
-    let backupPath: string | null = null
-    if (options.out === undefined) {
-      backupPath = await backup(filePath)
-      await output!.chmod(before.mode & 0o777)
-      await rename(tempPath, outPath)
-    } else {
-      // link() fails with EEXIST if anything (a file, a dangling symlink) took the name meanwhile.
-      await link(tempPath, outPath)
-      await rm(tempPath, { force: true })
-    }
-    committed = true
-    await syncDirectory(path.dirname(outPath))
-    const { problems: remaining } = await scanTranscript(outPath, {
-      maxLineBytes: options.maxLineBytes,
-      keep: KEPT_PROBLEMS,
-    })
-    const quarantinePath = quarantine?.quarantinePath ?? null
-    return {
-      filePath,
-      outPath,
-      changed: true,
-      backupPath,
-      quarantinePath,
-      records,
-      fixed,
-      fixedCount,
-      remaining,
-    }
-  } finally {
-    await output?.close()
-    await quarantine?.handle.close()
-    if (!committed) {
-      if (output !== undefined) await rm(tempPath, { force: true })
-      // Nothing was replaced: a quarantine of bytes that are still in the original is not needed.
-      if (quarantine !== undefined) await rm(quarantine.quarantinePath, { force: true })
-    }
   }
+  return { records, fixed, fixedCount, tooLong }
 }
 
-/** Collects output bytes and writes them in large pieces; a no-op until it has a file. */
+/** Collects output bytes and writes them in large pieces. */
 class BatchWriter {
-  #handle: FileHandle | undefined
+  readonly #handle: FileHandle
   #pending: Buffer[] = []
   #pendingBytes = 0
-  constructor(handle: FileHandle | undefined) {
-    this.#handle = handle
-  }
-  attach(handle: FileHandle): void {
+  constructor(handle: FileHandle) {
     this.#handle = handle
   }
   async write(...pieces: Buffer[]): Promise<void> {
-    if (this.#handle === undefined) return
     for (const piece of pieces) {
       this.#pending.push(piece)
       this.#pendingBytes += piece.length
@@ -248,10 +281,10 @@ class BatchWriter {
   }
   async end(): Promise<void> {
     await this.#drain()
-    await this.#handle?.sync()
+    await this.#handle.sync()
   }
   async #drain(): Promise<void> {
-    if (this.#handle === undefined || this.#pending.length === 0) return
+    if (this.#pending.length === 0) return
     const bytes = Buffer.concat(this.#pending)
     this.#pending = []
     this.#pendingBytes = 0
@@ -271,26 +304,4 @@ async function refuseExisting(out: string): Promise<void> {
     `${out} already exists; the repaired copy never overwrites a file or follows a symlink`,
     'EEXIST',
   )
-}
-
-/** `<file>.bak-<UTC time>`: a byte-for-byte, fsynced copy made before the original is replaced. */
-async function backup(filePath: string): Promise<string> {
-  const now = new Date()
-  for (let attempt = 0; attempt < QUARANTINE_NAME_ATTEMPTS; attempt++) {
-    const backupPath = quarantinePathFor(filePath, now, attempt).replace(/\.torn-(?=[^.]*$)/, '.bak-')
-    try {
-      await copyFile(filePath, backupPath, constants.COPYFILE_EXCL)
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'EEXIST') continue
-      throw error
-    }
-    const handle = await open(backupPath, 'r')
-    try {
-      await handle.sync()
-    } finally {
-      await handle.close()
-    }
-    return backupPath
-  }
-  throw new Error(`Could not find a free backup file name next to ${filePath}`)
 }

@@ -1,4 +1,4 @@
-import { utimes, writeFile } from 'node:fs/promises'
+import { mkdir, readdir, utimes, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { FORMAT_VERSION, type SessionMeta, type SessionRecord } from '../../src/record-format.js'
 import { makeRecord, toJsonl } from './records.js'
@@ -18,8 +18,15 @@ export async function writeTranscript(
   return records
 }
 
+/** Writes a sidecar where a recorder keeps it: `<dir>/.sessiontape/<id>.meta.json`. */
 export async function writeMetaFile(dir: string, meta: SessionMeta): Promise<void> {
-  await writeFile(path.join(dir, `${meta.sessionId}.meta.json`), JSON.stringify(meta))
+  await mkdir(path.join(dir, '.sessiontape'), { recursive: true, mode: 0o700 })
+  await writeFile(metaPath(dir, meta.sessionId), JSON.stringify(meta))
+}
+
+/** Where a session's sidecar is: `<dir>/.sessiontape/<id>.meta.json`, out of a shipper's `*.jsonl` and `*`. */
+export function metaPath(dir: string, sessionId: string): string {
+  return path.join(dir, '.sessiontape', `${sessionId}.meta.json`)
 }
 
 export function meta(sessionId: string, updatedAt: string, recordCount: number, title?: string): SessionMeta {
@@ -32,6 +39,19 @@ export function meta(sessionId: string, updatedAt: string, recordCount: number, 
     ...(title === undefined ? {} : { title }),
     v: FORMAT_VERSION,
   }
+}
+
+/**
+ * Every file a session directory holds, the sidecar directory's as `.sessiontape/<name>`; the sidecar
+ * directory itself is left out (a lock taken and released leaves it, empty).
+ */
+export async function filesIn(dir: string): Promise<string[]> {
+  const names: string[] = []
+  for (const name of (await readdir(dir)).sort()) {
+    if (name !== '.sessiontape') names.push(name)
+    else names.push(...(await readdir(path.join(dir, name))).sort().map((inner) => `${name}/${inner}`))
+  }
+  return names
 }
 
 /** Sets a file's mtime (seconds since the epoch) so staleness checks see what a test needs. */

@@ -7,40 +7,48 @@ import { expectPositionals, parseCommandArgs, stringOption, writeJson, type Comm
 import { displayLine } from '../display-text.js'
 import { formatProblem } from '../format-record.js'
 import { CLI_MAX_LINE_BYTES } from '../limits.js'
+import { lockPathOf } from '../../session-lock.js'
+import { sidecarPathFor } from '../../tail/sidecar-name.js'
 import { withSessionLock } from '../session-lock.js'
 import { requireFile } from '../targets.js'
 
 export const repairCommand: Command = {
   name: 'repair',
-  summary: 'write a repaired copy of a transcript (backup kept)',
+  summary: 'repair a transcript: a torn tail in place (append-only), other damage into a new copy',
   help: `Usage: sessiontape repair <file> [--out <path>] [--dry-run] [--json]
 
-Writes a repaired copy of a transcript: the torn tail and every unreadable line are moved to a
-quarantine file next to it (<file>.torn-<time>, byte for byte), glued records are split onto their
-own lines, NUL runs are removed; intact lines are kept exactly, and so are torn bytes that a later
-\`recovered\` record names (a crash a resumed recorder already explained). The copy is written to a
-temporary file, fsynced, and renamed over the original only after a byte-for-byte backup
-(<file>.bak-<time>) was made. Orphans, duplicate uuids and cycles are reported, not changed.
+Repairs a transcript without ever rewriting it, so a log shipper tailing it never ships it twice:
+
+- A torn tail (a crash mid-write) and nothing else is repaired in place, append-only, the way a
+  resuming recorder does it: the torn bytes stay, a newline ends them and a \`recovered\` record
+  naming their byte range is appended. Readers then report them as recovered, not as damage.
+- Any other line damage gets a repaired copy under a new name that a shipper's *.jsonl or * glob
+  does not match (<dir>/.sessiontape/<name>.repaired-<time>): unreadable lines and the torn tail
+  are left out, glued records split onto their own lines, NUL runs removed; intact lines are kept
+  byte for byte, and so are torn bytes that a later \`recovered\` record names. The transcript
+  itself is not changed; the output says how to switch to the copy (two renames, the original kept
+  in .sessiontape). Orphans, duplicate uuids and cycles are reported, not changed.
 
 Only files that are ours are repaired: a transcript whose first line is a sessiontape record. Any
 other file (another tool's JSONL, binary data) is refused and left byte for byte as it was, in a
-dry run too. A repair that would keep no record is refused: it never leaves an empty transcript.
-What it may write: the quarantine and backup files next to <file>, and <file> itself (replaced
-atomically) — or, with --out, only <path>, created new (never through or over a symlink).
-A symlink at <file> is not replaced: repair its target, or use --out.
+dry run too. A copy that would keep no record is refused.
+What it may write: a newline and one \`recovered\` record appended to <file> (torn tail only), or a
+new file in <dir>/.sessiontape/ — or, with --out, only <path>, created new (never through or over a
+symlink), and <file> is never written. A symlink at <file> is not appended through: repair its
+target, or use --out.
 
-While replacing the original it holds the session's writer lock, so it never races a live recorder.
-Memory stays flat; a line over ${CLI_MAX_LINE_BYTES / 1024 / 1024} MiB cannot be quarantined, so the repair is refused.
+It holds the session's writer lock while it works (not with --out or --dry-run), so it never races
+a live recorder. Memory stays flat; a line over ${CLI_MAX_LINE_BYTES / 1024 / 1024} MiB cannot be copied, so such a copy is refused.
 
 Options:
-  --out <path>  write the repaired copy to <path> (must not exist) and leave <file> untouched
+  --out <path>  write the repaired copy to <path> (must not exist), even for a torn tail
   --dry-run     only report what would change; write nothing
   --json        print the repair report as JSON
   -h, --help    show this help
 
 Exit codes: 0 repaired or nothing to repair, 1 the session is held by a live recorder,
-2 unreadable or the output path exists, 3 refused (not ours, nothing to keep, a symlink, a line
-too long): the file is untouched.
+2 unreadable or the output path exists, 3 refused (not ours, nothing to keep, a symlink to append
+through, a line too long): the file is untouched.
 `,
   async run(args, io) {
     const { values, positionals } = parseCommandArgs('repair', args, {
@@ -67,12 +75,13 @@ too long): the file is untouched.
       const error = new ForeignFileError(filePath, owner.verdict, owner.reason)
       throw new CliError(`sessiontape repair: ${error.message}`, ExitCode.REFUSED, error.code)
     }
-    // Only replacing the original needs the writer lock; a copy elsewhere or a dry run changes nothing.
+    // Appending to the original needs the writer lock; a copy is made under it too, so it is not a
+    // snapshot of a session still being written. A copy elsewhere or a dry run changes nothing.
     const inPlace = options.out === undefined && !options.dryRun
     const locked = inPlace ? await withSessionLock(filePath, repair) : { value: await repair() }
     if (locked === undefined) {
       throw new CliError(
-        `sessiontape repair: ${filePath} is being recorded by a live process (its lock ${filePath}.lock is held).\n` +
+        `sessiontape repair: ${filePath} is being recorded by a live process (its lock ${lockPathOf(filePath)} is held).\n` +
           'Stop that process first, or write a repaired snapshot elsewhere with --out <path>.',
         ExitCode.PROBLEMS,
         'ESESSIONLOCKED',
@@ -95,20 +104,37 @@ function describe(report: TranscriptRepair, dryRun: boolean): string {
     for (const problem of report.remaining) text += `  not changed: ${formatProblem(problem)}\n`
     return text
   }
+  const how =
+    report.action === 'appended'
+      ? 'in place, append-only (the torn bytes stay; a `recovered` record names them)'
+      : 'into a new copy (the transcript is not changed)'
   let text = dryRun
-    ? `${file}: would repair ${report.fixedCount} problem(s), keeping ${report.records} record(s) (dry run: nothing written)\n`
-    : `${file}: repaired ${report.fixedCount} problem(s), kept ${report.records} record(s)\n`
+    ? `${file}: would repair ${report.fixedCount} problem(s) ${how}, keeping ${report.records} record(s) (dry run: nothing written)\n`
+    : `${file}: repaired ${report.fixedCount} problem(s) ${how}, kept ${report.records} record(s)\n`
   for (const problem of report.fixed) text += `  fixed: ${formatProblem(problem)}\n`
   if (report.fixedCount > report.fixed.length) {
     text += `  … and ${report.fixedCount - report.fixed.length} more (see --json for the first ${report.fixed.length})\n`
   }
   for (const problem of report.remaining) text += `  not changed: ${formatProblem(problem)}\n`
-  if (!dryRun) {
-    text += `  repaired transcript: ${displayLine(report.outPath)}\n`
-    if (report.backupPath !== null) text += `  backup of the original: ${displayLine(report.backupPath)}\n`
-    if (report.quarantinePath !== null) {
-      text += `  quarantined bytes: ${displayLine(report.quarantinePath)}\n`
-    }
+  if (dryRun) return text
+  if (report.action === 'appended') {
+    text += `  appended: a \`recovered\` record (${displayLine(report.recoveredUuid ?? '')}); nothing before it changed\n`
+    return text
   }
+  const copy = report.outPath ?? ''
+  const original = sidecarPathFor(report.filePath, 'orig', new Date(), 0)
+  text += `  repaired copy: ${displayLine(copy)}\n`
+  text +=
+    '  To switch to it, stop the recorder of this session, then (the original is kept in .sessiontape):\n' +
+    `    mv -n -- ${shellWord(report.filePath)} ${shellWord(original)}\n` +
+    `    mv -n -- ${shellWord(copy)} ${shellWord(report.filePath)}\n` +
+    '  A log shipper tailing the transcript then sees a new file and ships it from the start:\n' +
+    '  deduplicate by `uuid` downstream (records already shipped arrive again).\n'
   return text
+}
+
+/** A path as one shell word, quoted when needed, terminal-safe (control characters escaped). */
+function shellWord(value: string): string {
+  const safe = displayLine(value)
+  return /^[A-Za-z0-9_./:@%+=,-]+$/.test(safe) ? safe : `'${safe.replaceAll("'", "'\\''")}'`
 }
