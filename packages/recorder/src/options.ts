@@ -8,6 +8,29 @@ export type FsyncMode = 'never' | 'flush' | 'batch'
 /** What `record()` does when the queue would grow past `maxQueueBytes`. */
 export type OverflowPolicy = 'drain-sync' | 'throw'
 
+/**
+ * Whose tools the transcript is written for. `'sessiontape'`: this package's records only.
+ * `'claude-code'`: every line also carries the fields Claude Code's own tools require (ccusage,
+ * claude-code-log: `isSidechain`, `userType`, `cwd`, `version`, `gitBranch`), and Claude's metadata
+ * types (`summary`, `custom-title`, `ai-title`…) stay outside the parent chain. `'qwen-code'`: every
+ * line also carries Qwen Code's `cwd`, `version` and `gitBranch`.
+ */
+export type WriterProfile = 'sessiontape' | 'claude-code' | 'qwen-code'
+
+/** Fields a writer profile puts on every line; a field of a record's own data wins over these. */
+export interface ProfileFields {
+  /** The working directory the session ran in. @default process.cwd() */
+  readonly cwd?: string
+  /** Version of the program that writes the session (Claude's tools require a string). @default '0.0.0' */
+  readonly version?: string
+  /** Git branch of `cwd`; `''` outside a repository. @default '' */
+  readonly gitBranch?: string
+  /** `claude-code` only: who typed the user turns. @default 'external' */
+  readonly userType?: string
+  /** `claude-code` only: true for a sub-agent's transcript (Claude's sidechains). @default false */
+  readonly isSidechain?: boolean
+}
+
 /** Options of {@link createRecorder}. */
 export interface RecorderOptions {
   /** Directory of the transcript; created (mode `0o700`) if missing. Required. */
@@ -113,6 +136,15 @@ export interface RecorderOptions {
    * ignored. An exception it throws makes `record()` throw an `InvalidRecordError`.
    */
   readonly redact?: (record: SessionRecord) => Record<string, unknown>
+  /**
+   * Write lines another agent's tools read unchanged (see {@link WriterProfile}); the file stays ours
+   * (our envelope and format version come first on every line), so resume and repair still work.
+   * Put the transcript where those tools look: `dir: claudeProjectDir(os.homedir() + '/.claude/projects', cwd)`.
+   * @default 'sessiontape'
+   */
+  readonly profile?: WriterProfile
+  /** The fields the profile writes on every line (see {@link ProfileFields}); only with a `profile`. @default {} */
+  readonly profileFields?: ProfileFields
   /** @internal Test seam: the file system the recorder uses. */
   readonly fs?: RecorderFs
 }
@@ -134,6 +166,9 @@ export interface ResolvedOptions {
   readonly maxRecordBytes: number | undefined
   readonly onError: ((error: RecorderError) => unknown) | undefined
   readonly redact: ((record: SessionRecord) => Record<string, unknown>) | undefined
+  readonly profile: WriterProfile
+  /** The profile's line fields with their defaults filled in; undefined for `'sessiontape'`. */
+  readonly profileFields: Readonly<Record<string, unknown>> | undefined
   readonly fs: RecorderFs | undefined
 }
 

@@ -10,9 +10,19 @@ export interface FlushWatermark {
 export interface RecordOptions {
   /**
    * Parent of this record instead of `lastUuid`: a uuid for a branch or side chain, `null` for a new root.
-   * The recorder writes it as given; `lastUuid` still moves to the new record.
+   * The recorder writes it as given; `lastUuid` still moves to the new record (unless the record is
+   * metadata: `title`, `recovered`, and in the `claude-code` profile `summary`, `custom-title`…, which
+   * never become a parent).
    */
   readonly parentUuid?: string | null
+  /**
+   * When the record happened, instead of now: for importing history, so it keeps its own dates. An ISO
+   * 8601 string with a time zone (`2025-07-01T10:00:00Z`, `2025-07-01T12:00:00.5+02:00`) or a valid
+   * `Date`, years 0000–9999; written in UTC with milliseconds (`2025-07-01T10:00:00.000Z`). Anything
+   * else throws an `InvalidRecordError`.
+   * @default now
+   */
+  readonly timestamp?: string | Date
 }
 
 /** Counters of one recorder, for observability. */

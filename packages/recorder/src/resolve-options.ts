@@ -11,6 +11,7 @@ import {
   MIN_LOCK_STALE_MS,
   type RecorderOptions,
   type ResolvedOptions,
+  type WriterProfile,
 } from './options.js'
 import { isValidSessionId } from './record-format.js'
 import { rejectUnknownOptions } from './unknown-options.js'
@@ -33,10 +34,16 @@ const KNOWN_OPTIONS = [
   'maxRecordBytes',
   'onError',
   'redact',
+  'profile',
+  'profileFields',
   'fs',
 ] as const satisfies ReadonlyArray<keyof RecorderOptions>
 
 const FSYNC_MODES = ['never', 'flush', 'batch'] as const
+const PROFILES = ['sessiontape', 'claude-code', 'qwen-code'] as const
+const PROFILE_FIELDS = ['cwd', 'version', 'gitBranch', 'userType', 'isSidechain'] as const
+// What a profile writes when the caller says nothing: Claude's tools reject a line without these.
+const DEFAULT_PROFILE_VERSION = '0.0.0'
 const OVERFLOW_POLICIES = ['drain-sync', 'throw'] as const
 // An envelope alone is about 170 bytes: a smaller limit would refuse every record.
 const MIN_RECORD_BYTES = 256
@@ -94,7 +101,56 @@ export function resolveOptions(options: RecorderOptions): ResolvedOptions {
         : integerAtLeast('maxRecordBytes', options.maxRecordBytes, MIN_RECORD_BYTES, 0),
     onError: optionalFunction('onError', options.onError),
     redact: optionalFunction('redact', options.redact),
+    ...resolveProfile(options.profile, options.profileFields),
     fs: options.fs,
+  }
+}
+
+function resolveProfile(
+  given: unknown,
+  fields: unknown,
+): { profile: WriterProfile; profileFields: Readonly<Record<string, unknown>> | undefined } {
+  const profile = oneOf('profile', given, PROFILES, 'sessiontape')
+  if (fields !== undefined && (fields === null || typeof fields !== 'object' || Array.isArray(fields))) {
+    throw invalidArgument('profileFields', 'an object', fields)
+  }
+  const f = (fields ?? {}) as Record<string, unknown>
+  rejectUnknownOptions(f, PROFILE_FIELDS, 'createRecorder() profileFields')
+  if (profile === 'sessiontape') {
+    if (fields !== undefined) {
+      throw invalidArgument(
+        'profileFields',
+        "undefined unless `profile` is 'claude-code' or 'qwen-code'",
+        fields,
+      )
+    }
+    return { profile, profileFields: undefined }
+  }
+  const text = (name: string, fallback: string): string => {
+    const value = f[name]
+    if (value === undefined) return fallback
+    if (typeof value !== 'string') throw invalidArgument(`profileFields.${name}`, 'a string', value)
+    return value
+  }
+  const common = {
+    cwd: text('cwd', process.cwd()),
+    version: text('version', DEFAULT_PROFILE_VERSION),
+    gitBranch: text('gitBranch', ''),
+  }
+  if (profile === 'qwen-code') {
+    for (const name of ['userType', 'isSidechain']) {
+      if (f[name] !== undefined)
+        throw invalidArgument(`profileFields.${name}`, "undefined (a 'claude-code' field)", f[name])
+    }
+    return { profile, profileFields: common }
+  }
+  return {
+    profile,
+    profileFields: {
+      isSidechain: optionalBoolean('profileFields.isSidechain', f.isSidechain, false),
+      userType: text('userType', 'external'),
+      ...common,
+    },
   }
 }
 

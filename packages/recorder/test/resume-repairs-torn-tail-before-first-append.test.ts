@@ -44,7 +44,8 @@ describe('resume leaves a torn tail where it is, ends it with a newline and name
         tornOffset: clean.length,
         tornLength: Buffer.byteLength(torn),
       })
-      expect(next).toMatchObject({ uuid: added, parentUuid: recovered.uuid, type: 'user' })
+      // `recovered` is metadata: the chain goes on from the last conversation record, never from it.
+      expect(next).toMatchObject({ uuid: added, parentUuid: lastUuid, type: 'user' })
       // Nothing beside the transcript: no quarantine file, no copy.
       expect((await readdir(dir)).filter((name) => name.startsWith('s1.jsonl.'))).toEqual([])
       // Readers see the named bytes as recovered, not as damage.

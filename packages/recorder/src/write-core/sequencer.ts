@@ -6,6 +6,7 @@ import type { RecordOptions } from '../recorder-api.js'
 import type { RecordQueue } from '../record-queue.js'
 import type { SessionRecord } from '../record-format.js'
 import { lineChars, type SerializedRecord, serializeRecord } from '../serialize-record.js'
+import { recordTimestamp, SESSIONTAPE_RULES, withProfileFields, type ProfileRules } from './writer-profile.js'
 
 /**
  * The synchronous front of the recorder: `record()` validates its input, builds the envelope, moves the
@@ -17,6 +18,8 @@ export class Sequencer {
   readonly #sessionIdJson: string
   readonly #redact: ((record: SessionRecord) => Record<string, unknown>) | undefined
   readonly #sessionId: string
+  // Fields a writer profile adds to every line, and the metadata types that never become a parent.
+  readonly #rules: ProfileRules
   #lastUuid: string | null
   #recorded = 0
   #accepting = true
@@ -26,7 +29,9 @@ export class Sequencer {
     sessionId: string,
     redact: ((record: SessionRecord) => Record<string, unknown>) | undefined,
     resumedUuid: string | null,
+    rules: ProfileRules = SESSIONTAPE_RULES,
   ) {
+    this.#rules = rules
     this.#queue = queue
     this.#sessionId = sessionId
     this.#sessionIdJson = JSON.stringify(sessionId)
@@ -67,14 +72,16 @@ export class Sequencer {
         `Expected record \`type\` to be a non-empty string, got \`${typeof type === 'string' ? '""' : safeString(type)}\` (${typeof type})`,
       )
     }
-    const parentUuid = this.#parentFor(options)
+    const metadata = this.#rules.metadataTypes.has(type)
+    const parentUuid = this.#parentFor(options, metadata)
+    const timestamp = this.#timestampFor(options)
     const uuid = randomUUID()
-    const timestamp = isoTimestamp()
     let serialized: SerializedRecord
     try {
+      const fields = this.#rules.fields
       serialized = serializeRecord(
         { uuid, parentUuid, sessionIdJson: this.#sessionIdJson, timestamp, type },
-        data,
+        fields === undefined ? data : withProfileFields(data, fields),
         this.#redact,
       )
     } catch (error) {
@@ -82,25 +89,39 @@ export class Sequencer {
       // A getter, a Proxy trap or a revoked Proxy inside `data` threw while it was being read.
       throw new InvalidRecordError(`Record data could not be read: ${describe(error)}`, { cause: error })
     }
-    return { type, uuid, timestamp, serialized, chars: lineChars(serialized) }
+    return { type, uuid, timestamp, serialized, chars: lineChars(serialized), joinsChain: !metadata }
   }
 
-  /** Accepts a prepared record: it is queued, and the chain moves to it. */
+  /** Accepts a prepared record: it is queued, and the chain moves to it (unless it is metadata). */
   accept(prepared: Prepared): void {
     this.#queue.push(prepared.serialized, prepared.uuid, prepared.timestamp)
-    this.#lastUuid = prepared.uuid
+    if (prepared.joinsChain) this.#lastUuid = prepared.uuid
     this.#recorded++
   }
 
-  /** Queues a record the recorder itself makes (the `recovered` record of a resume), first in the chain. */
+  /**
+   * Queues a record the recorder itself makes (the `recovered` record of a resume). It is metadata: the
+   * chain stays where the resume found it, so the next record's parent is the last conversation record.
+   */
   acceptOwn(serialized: SerializedRecord, uuid: string, timestamp: string): void {
     this.#queue.push(serialized, uuid, timestamp)
-    this.#lastUuid = uuid
     this.#recorded++
   }
 
-  #parentFor(options: RecordOptions | undefined): string | null {
-    if (options === undefined) return this.#lastUuid
+  #timestampFor(options: RecordOptions | undefined): string {
+    if (options === undefined || options === null || typeof options !== 'object') return isoTimestamp()
+    let given: unknown
+    try {
+      given = options.timestamp
+    } catch (error) {
+      throw new InvalidRecordError(`Record options could not be read: ${describe(error)}`, { cause: error })
+    }
+    return given === undefined ? isoTimestamp() : recordTimestamp(given)
+  }
+
+  #parentFor(options: RecordOptions | undefined, metadata: boolean): string | null {
+    const implicit = metadata && this.#rules.metadataParentIsNull ? null : this.#lastUuid
+    if (options === undefined) return implicit
     if (options === null || typeof options !== 'object') {
       throw new InvalidRecordError(
         `Expected record \`options\` to be an object, got \`${safeString(options)}\` (${typeof options})`,
@@ -112,7 +133,7 @@ export class Sequencer {
     } catch (error) {
       throw new InvalidRecordError(`Record options could not be read: ${describe(error)}`, { cause: error })
     }
-    if (parent === undefined) return this.#lastUuid
+    if (parent === undefined) return implicit
     if (parent !== null && (typeof parent !== 'string' || parent.length === 0)) {
       throw new InvalidRecordError(
         `Expected \`parentUuid\` to be a non-empty string or null, got \`${safeString(parent)}\` (${typeof parent})`,
@@ -128,6 +149,8 @@ export interface Prepared {
   readonly uuid: string
   readonly timestamp: string
   readonly serialized: SerializedRecord
+  /** False for a metadata record (`title`, `recovered`, a profile's metadata types): never a parent. */
+  readonly joinsChain: boolean
   /** UTF-16 code units of its line, newline included: what it adds to the queue. */
   readonly chars: number
 }
