@@ -22,6 +22,7 @@ import { type SessionDetails, sessionError, withUnwrittenCount } from './session
 import { Reporter } from './write-core/reporter.js'
 import { inspectForResume, recoveredRecord } from './write-core/resume.js'
 import { type Prepared, Sequencer } from './write-core/sequencer.js'
+import { profileRules } from './write-core/writer-profile.js'
 import { Transcript } from './write-core/transcript.js'
 import { exitGoal, flushSyncGoal, roomGoal } from './write-core/goals.js'
 import { Writer } from './write-core/writer.js'
@@ -71,7 +72,13 @@ class SessionRecorder implements Recorder {
 
     // Resume first: a transcript that cannot be read, or is not ours, throws here, before any lock is taken.
     const resumed = options.resume ? inspectForResume(this.filePath, this.sessionId, error) : null
-    this.#sequencer = new Sequencer(this.#queue, this.sessionId, options.redact, resumed?.lastUuid ?? null)
+    this.#sequencer = new Sequencer(
+      this.#queue,
+      this.sessionId,
+      options.redact,
+      resumed?.lastUuid ?? null,
+      profileRules(options),
+    )
     this.#meta = options.meta
       ? createMetaWriter(dir, this.sessionId, options.metaDebounceMs, (cause) =>
           this.#reporter.report(
