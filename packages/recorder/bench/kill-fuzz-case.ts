@@ -225,6 +225,10 @@ export async function runCase(settings: CaseSettings): Promise<CaseOutcome> {
         tally.lockModeWrong++
         fail(`the lock directory left behind has mode ${lock.mode.toString(8)}, not 700`)
       }
+      if (lock.parentMode !== null && lock.parentMode !== 0o700) {
+        tally.lockModeWrong++
+        fail(`the directory holding the lock has mode ${lock.parentMode.toString(8)}, not 700`)
+      }
     }
     steps.push({ child, plan, kill, run, lock, verdict })
     if (steps.length > KEPT_RUNS) steps.shift()

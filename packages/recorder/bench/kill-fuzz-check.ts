@@ -1,4 +1,5 @@
 import fs from 'node:fs'
+import path from 'node:path'
 
 import { readSession, type ReadProblem } from '../src/index.js'
 import { lockPathOf } from '../src/session-lock.js'
@@ -125,6 +126,8 @@ export interface LockLeft {
   readonly dir: boolean
   /** Permission bits of the lock directory, when there is one. */
   readonly mode: number | null
+  /** Permission bits of the directory holding the lock, when that is not the transcript's own (`.sessiontape/`). */
+  readonly parentMode: number | null
   /** `valid`: an owner file whose lockId names this very lock directory. */
   readonly owner: 'none' | 'valid' | 'stale-id' | 'empty' | 'unparsable'
   readonly ownerText: string | null
@@ -156,5 +159,20 @@ export function lockLeft(filePath: string): LockLeft {
       }
     }
   }
-  return { dir: stats !== null, mode: stats === null ? null : stats.mode & 0o777, owner, ownerText }
+  let parentMode: number | null = null
+  const parent = path.dirname(lockPath)
+  if (parent !== path.dirname(filePath)) {
+    try {
+      parentMode = fs.statSync(parent).mode & 0o777
+    } catch {
+      // Not made yet: no lock was ever taken in this directory.
+    }
+  }
+  return {
+    dir: stats !== null,
+    mode: stats === null ? null : stats.mode & 0o777,
+    parentMode,
+    owner,
+    ownerText,
+  }
 }

@@ -100,7 +100,7 @@ export function formatSummary(tally: Tally, elapsedMs: number): string {
     ['prefix violations (not append-only)', mark(tally.prefixViolations)],
     ['reader problems (not recovered)', mark(tally.readerProblems)],
     ['slow (> 5 s) / locked resumes', `${mark(tally.slowResumes)} / ${mark(tally.lockedResumes)}`],
-    ['lock directory not 0700', mark(tally.lockModeWrong)],
+    ['lock directory (or .sessiontape/) not 0700', mark(tally.lockModeWrong)],
     ['other recorder errors', mark(tally.recorderErrors)],
     ['children crashed or hung', mark(tally.crashes)],
     ['elapsed', `${(elapsedMs / 1000).toFixed(0)} s`],

@@ -52,19 +52,19 @@ const onlyCase = values.case === undefined ? null : integerOption('case', values
 const root = values.dir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'sessiontape-kill-fuzz-'))
 fs.mkdirSync(root, { recursive: true })
 
-function git(...args: string[]): string {
+function git(...args: string[]): string | null {
   try {
     return execFileSync('git', args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim()
   } catch {
-    return '(not a git checkout)'
+    return null
   }
 }
-const commit = git('rev-parse', '--short', 'HEAD')
-const dirty = git('status', '--porcelain', '--', 'src').split('\n').filter(Boolean).length
+const commit = git('rev-parse', '--short', 'HEAD') ?? '(not a git checkout)'
+const dirty = (git('status', '--porcelain', '--', 'src') ?? '').split('\n').filter(Boolean).length
 
 console.log(
   `kill fuzz: seed ${seed}, ${onlyCase === null ? `${kills} kills` : `case ${onlyCase} only`}, ${jobs} lane(s), ` +
-    `dir ${root}, commit ${commit}${dirty > 0 ? ` + ${dirty} uncommitted change(s) under src/` : ''}`,
+    `dir ${root}, sources ${path.resolve('src')} at commit ${commit}${dirty > 0 ? ` + ${dirty} uncommitted change(s) under src/` : ''}`,
 )
 
 const total = new Tally()
