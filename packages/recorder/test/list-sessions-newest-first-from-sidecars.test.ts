@@ -21,6 +21,7 @@ describe('listSessions lists every session newest first, from the metadata sidec
       expect(sessions[0]).toEqual({
         sessionId: 'newest',
         filePath: path.join(dir, 'newest.jsonl'),
+        format: 'sessiontape',
         createdAt: '2026-01-01T00:00:00.000Z',
         updatedAt: '2026-03-01T00:00:00.000Z',
         recordCount: 999,

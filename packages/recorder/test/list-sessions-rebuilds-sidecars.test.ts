@@ -32,6 +32,7 @@ describe('listSessions rebuilds a missing, corrupt or stale sidecar in memory; s
       expect(session).toEqual({
         ...summary,
         filePath: path.join(dir, 's1.jsonl'),
+        format: 'sessiontape',
         source: 'rebuilt',
         note: 'no sidecar; rebuilt from the transcript',
       })

@@ -2,6 +2,9 @@ import { readdir, stat } from 'node:fs/promises'
 import path from 'node:path'
 import { isValidSessionId, metaPathOf, type SessionMeta } from '../record-format.js'
 import { describeValue } from './describe-value.js'
+import { detectFormat } from './formats/detect-format.js'
+import { subagentFiles, summarizeForeign } from './formats/foreign-summary.js'
+import { checkFormat, type FormatOption, type TranscriptFormat } from './formats/transcript-format.js'
 import { saveRebuiltMeta } from './save-rebuilt-meta.js'
 import { findMeta } from './find-meta.js'
 import { rebuildMeta } from './session-meta.js'
@@ -15,6 +18,13 @@ export interface SessionSummary {
   readonly recordCount: number
   readonly title?: string
   readonly lastUuid: string | null
+  /**
+   * How the transcript is written: ours, or another agent's (Claude Code, Qwen Code, Gemini CLI), whose
+   * sessions are listed from their transcripts (they have no sidecar; nothing is ever written for them).
+   */
+  readonly format: TranscriptFormat
+  /** Sub-agent transcripts of another agent's session (Claude's `<session>/subagents/agent-*.jsonl`). */
+  readonly subagents?: readonly string[]
   /** `sidecar`: read from `<sessionId>.meta.json`. `rebuilt`: recomputed from the transcript. `stat`: neither could be read. */
   readonly source: 'sidecar' | 'rebuilt' | 'stat'
   /** Why the sidecar was not used, or why the transcript could not be read; absent when all was well. */
@@ -36,6 +46,15 @@ export interface ListSessionsOptions {
    * @default 10000
    */
   readonly staleMetaMs?: number
+  /**
+   * The transcripts' format; `'auto'` recognises each file's from its first lines (only when it has no
+   * sidecar of ours). Other agents' directories are listed too: Claude Code's `~/.claude/projects/<project>`,
+   * Qwen Code's `…/chats`, Gemini CLI's `~/.gemini/tmp/<hash>/chats` (with its older `session-*.json`).
+   * A directory with no transcript of its own is listed one level down (`~/.claude/projects`,
+   * `~/.gemini/tmp`: every project, and each project's `chats`).
+   * @default 'auto'
+   */
+  readonly format?: FormatOption
 }
 
 const TRANSCRIPT_SUFFIX = '.jsonl'
@@ -64,15 +83,16 @@ export async function listSessions(
       `Expected \`staleMetaMs\` to be a non-negative number, got \`${describeValue(staleMetaMs)}\` (${typeof staleMetaMs})`,
     )
   }
-  const entries = await readdir(dir, { withFileTypes: true })
-  const names = entries
-    .filter((entry) => entry.name.endsWith(TRANSCRIPT_SUFFIX) && (entry.isFile() || entry.isSymbolicLink()))
-    .map((entry) => entry.name)
+  const format = checkFormat(options?.format)
+  let files = await transcriptsIn(dir)
+  if (files.length === 0) files = await transcriptsBelow(dir)
   const sessions: SessionSummary[] = []
-  for (let i = 0; i < names.length; i += CONCURRENCY) {
-    const batch = names.slice(i, i + CONCURRENCY)
+  for (let i = 0; i < files.length; i += CONCURRENCY) {
+    const batch = files.slice(i, i + CONCURRENCY)
     sessions.push(
-      ...(await Promise.all(batch.map((name) => summarize(dir, name, writeRebuilt, staleMetaMs)))),
+      ...(await Promise.all(
+        batch.map(({ dir: at, name }) => summarize(at, name, writeRebuilt, staleMetaMs, format)),
+      )),
     )
   }
   return sessions.sort(
@@ -80,13 +100,50 @@ export async function listSessions(
   )
 }
 
+/** Gemini CLI's older format: one JSON document per session, `session-<time>-<id>.json`. */
+const GEMINI_DOCUMENT = /^session-.*\.json$/
+/** Directories listed below a directory with no transcript of its own; bounds a walk of a huge tree. */
+const MAX_SUBDIRECTORIES = 10_000
+
+interface Candidate {
+  readonly dir: string
+  readonly name: string
+}
+
+async function transcriptsIn(dir: string): Promise<Candidate[]> {
+  const entries = await readdir(dir, { withFileTypes: true })
+  return entries
+    .filter(
+      (entry) =>
+        (entry.name.endsWith(TRANSCRIPT_SUFFIX) || GEMINI_DOCUMENT.test(entry.name)) &&
+        (entry.isFile() || entry.isSymbolicLink()),
+    )
+    .map((entry) => ({ dir, name: entry.name }))
+}
+
+/** Transcripts one level down (a projects directory) and in each project's `chats` (Qwen, Gemini). */
+async function transcriptsBelow(dir: string): Promise<Candidate[]> {
+  const entries = await readdir(dir, { withFileTypes: true })
+  const found: Candidate[] = []
+  let seen = 0
+  for (const entry of entries) {
+    if (!entry.isDirectory() || entry.name.startsWith('.') || ++seen > MAX_SUBDIRECTORIES) continue
+    const sub = path.join(dir, entry.name)
+    for (const at of [sub, path.join(sub, 'chats')]) {
+      found.push(...(await transcriptsIn(at).catch(() => [])))
+    }
+  }
+  return found
+}
+
 async function summarize(
   dir: string,
   name: string,
   writeRebuilt: boolean,
   staleMetaMs: number,
+  formatOption: FormatOption,
 ): Promise<SessionSummary> {
-  const sessionId = name.slice(0, -TRANSCRIPT_SUFFIX.length)
+  const sessionId = name.replace(/\.jsonl?$/, '')
   const filePath = path.join(dir, name)
   let transcriptStat
   try {
@@ -97,6 +154,30 @@ async function summarize(
   const mtime = transcriptStat.mtime.toISOString()
   // The sidecar directory's sidecar, or (read-only) one an older version left next to the transcript.
   const { meta, metaPath } = await findMeta(dir, sessionId)
+  if (typeof meta === 'string' || formatOption !== 'auto') {
+    // No sidecar of ours: the transcript says whose it is. Another agent's session is read, never written.
+    let format: TranscriptFormat
+    try {
+      format = formatOption === 'auto' ? await detectFormat(filePath) : formatOption
+    } catch (error) {
+      return unreadable(sessionId, filePath, mtime, error, `${meta as string}; `)
+    }
+    if (format !== 'sessiontape') {
+      try {
+        const summary = await summarizeForeign(filePath, format, sessionId, mtime)
+        const subagents = await subagentFiles(dir, sessionId)
+        return {
+          ...summary,
+          filePath,
+          format,
+          ...(subagents.length === 0 ? {} : { subagents }),
+          source: 'rebuilt',
+        }
+      } catch (error) {
+        return unreadable(sessionId, filePath, mtime, error, `read as ${format}: `)
+      }
+    }
+  }
   let note: string
   if (typeof meta !== 'string') {
     const metaStat = await stat(metaPath).catch(() => undefined)
@@ -133,6 +214,7 @@ function fromMeta(meta: SessionMeta, filePath: string, source: SessionSummary['s
     recordCount: meta.recordCount,
     ...(meta.title === undefined ? {} : { title: meta.title }),
     lastUuid: meta.lastUuid,
+    format: 'sessiontape',
     source,
   }
 }
@@ -152,6 +234,7 @@ function unreadable(
     updatedAt: time,
     recordCount: 0,
     lastUuid: null,
+    format: 'sessiontape',
     source: 'stat',
     note: `${prefix}transcript unreadable (${reason}); listed so it is not lost`,
   }

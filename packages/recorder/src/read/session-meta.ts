@@ -1,6 +1,7 @@
 import { constants } from 'node:fs'
 import { readFile } from 'node:fs/promises'
-import { FORMAT_VERSION, TITLE_RECORD_TYPE, type SessionMeta } from '../record-format.js'
+import { FORMAT_VERSION, type SessionMeta } from '../record-format.js'
+import { TitleKeeper } from './formats/session-title.js'
 import { streamRecords } from './stream-records.js'
 
 /**
@@ -71,14 +72,19 @@ export async function rebuildMeta(
   let createdAt: string | undefined
   let updatedAt = fallbackTime
   let lastUuid: string | null = null
-  let title: string | undefined
-  for await (const record of streamRecords(transcriptPath, { maxLineBytes: REBUILD_MAX_LINE_BYTES })) {
+  // `title` records, and the Claude profile's `custom-title` / `summary` records too.
+  const titles = new TitleKeeper()
+  for await (const record of streamRecords(transcriptPath, {
+    maxLineBytes: REBUILD_MAX_LINE_BYTES,
+    format: 'sessiontape',
+  })) {
     recordCount++
     createdAt ??= record.timestamp
     updatedAt = record.timestamp
     lastUuid = record.uuid
-    if (record.type === TITLE_RECORD_TYPE && typeof record.title === 'string') title = record.title
+    titles.see(record)
   }
+  const title = titles.title
   return {
     sessionId,
     createdAt: createdAt ?? fallbackTime,
