@@ -21,13 +21,22 @@ export {
   type TornTailRepair,
 } from './tail/repair-torn-tail.js'
 export { readSession, type ReadSessionOptions, type ReadSessionResult } from './read/read-session.js'
+export {
+  TRANSCRIPT_FORMATS,
+  type FormatOption,
+  type TranscriptFormat,
+} from './read/formats/transcript-format.js'
+export { detectFormat } from './read/formats/detect-format.js'
+export type { MetadataLine } from './read/formats/metadata-line.js'
+export type { EarlierSessionLink } from './read/link-index.js'
+export { claudeProjectDir } from './read/formats/agent-dirs.js'
 export { streamRecords, type StreamRecordsOptions } from './read/stream-records.js'
 export { activeBranch, type ActiveBranch, type BranchGap } from './read/active-branch.js'
 export { PROBLEM_KINDS, type ProblemKind, type ReadProblem } from './read/problem.js'
 export { listSessions, type ListSessionsOptions, type SessionSummary } from './read/list-sessions.js'
 export { createRecorder } from './recorder.js'
 export type { Recorder, RecorderStats, RecordOptions, FlushWatermark } from './recorder-api.js'
-export type { FsyncMode, OverflowPolicy, RecorderOptions } from './options.js'
+export type { FsyncMode, OverflowPolicy, ProfileFields, RecorderOptions, WriterProfile } from './options.js'
 export {
   InvalidRecordError,
   QueueFullError,
