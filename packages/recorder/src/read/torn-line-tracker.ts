@@ -123,7 +123,16 @@ export class TornLineTracker<P = undefined> {
       // before it go out first, as damage: only our `recovered` record explains torn bytes.
       this.#metadata = []
       this.#release(undefined)
-      this.#emit({ line, offset, length, payload, records, problems: located, metadata })
+      // `records` is the reused collector unless it held something (then it was swapped out above).
+      this.#emit({
+        line,
+        offset,
+        length,
+        payload,
+        records: records.length > 0 ? records : [],
+        problems: located,
+        metadata,
+      })
       if (records.length > 0) this.#lastGoodEnd = offset + length + 1
       return
     }
