@@ -1,0 +1,82 @@
+import { writeFile } from 'node:fs/promises'
+import path from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { detectFormat, readSession, streamRecords } from '../src/index.js'
+import { makeChain, toJsonl, withTempDir } from './helpers/records.js'
+
+const line = (value: unknown): string => `${JSON.stringify(value)}\n`
+
+describe('a transcript format is recognised from its content, and can be given', () => {
+  it.for([
+    ['sessiontape', toJsonl(makeChain(2))],
+    [
+      'claude-code',
+      line({ type: 'summary', summary: 'x', leafUuid: 'u' }) +
+        line({ parentUuid: null, isSidechain: false, uuid: 'a', type: 'user' }),
+    ],
+    [
+      'claude-code',
+      line({
+        timestamp: 't',
+        sessionId: 's',
+        message: { id: 'm', usage: { input_tokens: 1, output_tokens: 1 } },
+      }),
+    ],
+    [
+      'qwen-code',
+      line({
+        uuid: 'a',
+        parentUuid: null,
+        sessionId: 's',
+        timestamp: 't',
+        type: 'user',
+        message: { role: 'user', parts: [{ text: 'hi' }] },
+      }),
+    ],
+    [
+      'gemini-cli',
+      line({ sessionId: 's', projectHash: 'h', startTime: 't' }) +
+        line({ id: 'm1', type: 'user', content: 'hi' }),
+    ],
+    ['gemini-json', JSON.stringify({ sessionId: 's', projectHash: 'h', messages: [] }, null, 2)],
+    ['sessiontape', ''],
+    ['sessiontape', 'garbage\n'],
+  ] as const)('%s', async ([format, text]) => {
+    await withTempDir(async (dir) => {
+      const file = path.join(dir, 'f.jsonl')
+      await writeFile(file, text)
+      expect(await detectFormat(file)).toBe(format)
+      expect((await readSession(file)).format).toBe(format)
+    })
+  })
+
+  it('an explicit format overrides what the content says, and a wrong one is a TypeError at the call', async () => {
+    await withTempDir(async (dir) => {
+      const file = path.join(dir, 'f.jsonl')
+      // Our records read as Claude's: still records (they have uuids), but nothing is detected.
+      await writeFile(file, toJsonl(makeChain(3)))
+      expect(await readSession(file, { format: 'claude-code' })).toMatchObject({
+        format: 'claude-code',
+        problems: [],
+      })
+      // A Claude line read as ours: not a record of ours.
+      await writeFile(
+        file,
+        line({
+          parentUuid: null,
+          isSidechain: false,
+          uuid: 'a',
+          sessionId: 's',
+          timestamp: 't',
+          type: 'user',
+        }),
+      )
+      const ours = await readSession(file, { format: 'sessiontape' })
+      expect(ours.problems.map((p) => p.kind)).toEqual(['missing-envelope'])
+      await expect(readSession(file, { format: 'claude' as never })).rejects.toThrow(TypeError)
+      expect(() => streamRecords(file, { format: 'x' as never })).toThrow(
+        /Expected `format` to be one of 'auto'/,
+      )
+    })
+  })
+})

@@ -1,0 +1,111 @@
+import { readFile, writeFile } from 'node:fs/promises'
+import path from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { activeBranch, listSessions, readSession } from '../src/index.js'
+import { withTempDir } from './helpers/records.js'
+
+const CHATS = path.join(import.meta.dirname, 'fixtures/formats/gemini-chats')
+const JSONL = path.join(CHATS, 'session-2026-05-01T09-00-c4e2a9f1.jsonl')
+const DOCUMENT = path.join(CHATS, 'session-2026-04-20T12-00-9a8b7c6d.json')
+const SESSION = 'c4e2a9f1-3b7d-4a60-8e15-9d2f6b0c7a48'
+
+async function replay(lines: readonly unknown[], end = '\n'): Promise<string[]> {
+  return withTempDir(async (dir) => {
+    const file = path.join(dir, 'session-x.jsonl')
+    await writeFile(file, lines.map((l) => JSON.stringify(l)).join('\n') + end)
+    const session = await readSession(file, { format: 'gemini-cli' })
+    expect(session.problems).toEqual([])
+    return session.records.map((r) => r.uuid)
+  })
+}
+
+describe('Gemini CLI sessions are replayed as Gemini CLI reads them', () => {
+  it('applies upserts, $set, $rewindTo and $patch in order: the messages left, in order, chained', async () => {
+    const session = await readSession(JSONL)
+    expect(session.format).toBe('gemini-cli')
+    expect(session.problems).toEqual([])
+    expect(session.records.map((r) => r.uuid)).toEqual(['m1', 'm2', 'm5', 'm6'])
+    expect(session.records.map((r) => r.parentUuid)).toEqual([null, 'm1', 'm2', 'm5'])
+    expect(session.records.every((r) => r.sessionId === SESSION)).toBe(true)
+    // m2 was re-appended with its tokens (upsert), then patched; it keeps its original fields.
+    expect(session.records[1]).toMatchObject({
+      id: 'm2',
+      type: 'gemini',
+      content: 'Listing (3 files).',
+      tokens: { total: 55 },
+      timestamp: '2026-05-01T09:00:03.000Z',
+    })
+    expect(session.metadata.map((m) => Object.keys(m.value)[0])).toEqual([
+      'sessionId',
+      '$set',
+      '$rewindTo',
+      '$patch',
+    ])
+    expect(activeBranch(session.records).records.map((r) => r.uuid)).toEqual(['m1', 'm2', 'm5', 'm6'])
+  })
+
+  it('a $rewindTo an unknown id clears every message, as Gemini CLI does', async () => {
+    const header = { sessionId: 's', projectHash: 'h' }
+    const a = { id: 'a', type: 'user', content: 'x' }
+    const b = { id: 'b', type: 'gemini', content: 'y' }
+    expect(await replay([header, a, b, { $rewindTo: 'nope' }, { id: 'c', type: 'user' }])).toEqual(['c'])
+    expect(await replay([header, a, b, { $rewindTo: 'a' }])).toEqual([])
+  })
+
+  it('$set.messages is a checkpoint that replaces the list; a complete last line without a newline counts', async () => {
+    const header = { sessionId: 's', projectHash: 'h' }
+    const ids = await replay(
+      [header, { id: 'a' }, { $set: { messages: [{ id: 'k1' }, { id: 'k2' }] } }, { id: 'z', type: 'user' }],
+      '',
+    )
+    expect(ids).toEqual(['k1', 'k2', 'z'])
+  })
+
+  it('a cut-off last line is a torn tail; broken lines are problems and the replay goes on', async () => {
+    await withTempDir(async (dir) => {
+      const file = path.join(dir, 'session-y.jsonl')
+      const text = await readFile(JSONL, 'utf8')
+      const lines = text.trimEnd().split('\n')
+      lines.splice(2, 0, 'not json at all')
+      await writeFile(file, `${lines.join('\n')}\n{"id":"m7","type":"us`)
+      const session = await readSession(file)
+      expect(session.format).toBe('gemini-cli')
+      expect(session.problems.map((p) => [p.kind, p.line])).toEqual([
+        ['invalid-json', 3],
+        ['torn-tail', 13],
+      ])
+      expect(session.records.map((r) => r.uuid)).toEqual(['m1', 'm2', 'm5', 'm6'])
+    })
+  })
+
+  it('reads the older single-document format whole: one record per message, no problem per line', async () => {
+    const session = await readSession(DOCUMENT)
+    expect(session.format).toBe('gemini-json')
+    expect(session.problems).toEqual([])
+    expect(session.records.map((r) => [r.uuid, r.parentUuid, r.type])).toEqual([
+      ['u1', null, 'user'],
+      ['a1', 'u1', 'gemini'],
+      ['u2', 'a1', 'user'],
+    ])
+    expect(session.metadata).toHaveLength(1)
+    expect(session.metadata[0]!.value).not.toHaveProperty('messages')
+  })
+
+  it('a damaged single document is one invalid-json problem, not one per line', async () => {
+    await withTempDir(async (dir) => {
+      const file = path.join(dir, 'session-z.json')
+      await writeFile(file, (await readFile(DOCUMENT, 'utf8')).slice(0, -40))
+      const session = await readSession(file)
+      expect(session.format).toBe('gemini-json')
+      expect(session.problems.map((p) => p.kind)).toEqual(['invalid-json'])
+    })
+  })
+
+  it('lists a chats directory: both formats, titles from $set.summary and the document summary', async () => {
+    const sessions = await listSessions(CHATS)
+    expect(sessions.map((s) => [s.format, s.sessionId, s.recordCount, s.title])).toEqual([
+      ['gemini-cli', SESSION, 4, 'Listing files'],
+      ['gemini-json', '9a8b7c6d-0000-4000-8000-000000000001', 3, 'Old style session'],
+    ])
+  })
+})
