@@ -1,7 +1,6 @@
 import { constants } from 'node:fs'
 import { readFile } from 'node:fs/promises'
-import { FORMAT_VERSION, type SessionMeta } from '../record-format.js'
-import { TitleKeeper } from './formats/session-title.js'
+import { FORMAT_VERSION, TITLE_RECORD_TYPE, type SessionMeta } from '../record-format.js'
 import { streamRecords } from './stream-records.js'
 
 /**
@@ -72,8 +71,8 @@ export async function rebuildMeta(
   let createdAt: string | undefined
   let updatedAt = fallbackTime
   let lastUuid: string | null = null
-  // `title` records, and the Claude profile's `custom-title` / `summary` records too.
-  const titles = new TitleKeeper()
+  // Only `title` records name a session of ours, as the live sidecar has it (see MetaWriter.setTitle).
+  let title: string | undefined
   for await (const record of streamRecords(transcriptPath, {
     maxLineBytes: REBUILD_MAX_LINE_BYTES,
     format: 'sessiontape',
@@ -82,9 +81,8 @@ export async function rebuildMeta(
     createdAt ??= record.timestamp
     updatedAt = record.timestamp
     lastUuid = record.uuid
-    titles.see(record)
+    if (record.type === TITLE_RECORD_TYPE && typeof record.title === 'string') title = record.title
   }
-  const title = titles.title
   return {
     sessionId,
     createdAt: createdAt ?? fallbackTime,
