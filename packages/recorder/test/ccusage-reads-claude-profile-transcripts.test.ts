@@ -22,6 +22,7 @@ function assistant(n: number, usage: Usage) {
       model: 'claude-sonnet-4-20250514',
       content: [{ type: 'text', text: `answer ${n}` }],
       stop_reason: 'end_turn',
+      stop_sequence: null,
       usage,
     },
   }
