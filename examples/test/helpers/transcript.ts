@@ -26,9 +26,12 @@ export function shutdownLine(stderr: string): ShutdownLine {
 
 /** The agent numbers its events 0, 1, 2… per run (`seq`) and chains each to the one before. */
 export function expectOneUnbrokenRun(records: readonly SessionRecord[]): void {
+  // A `title` record is metadata: it hangs off the chain and is never a parent, so the chain skips it.
+  let parent: string | null = null
   records.forEach((record, index) => {
     expect(record['seq'], `record ${index} is the ${index}th event of the run`).toBe(index)
-    expect(record.parentUuid).toBe(index === 0 ? null : records[index - 1]?.uuid)
+    expect(record.parentUuid).toBe(parent)
+    if (record.type !== 'title') parent = record.uuid
   })
 }
 
