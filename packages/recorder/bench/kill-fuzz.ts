@@ -63,7 +63,7 @@ const commit = git('rev-parse', '--short', 'HEAD') ?? '(not a git checkout)'
 const dirty = (git('status', '--porcelain', '--', 'src') ?? '').split('\n').filter(Boolean).length
 
 console.log(
-  `kill fuzz: seed ${seed}, ${onlyCase === null ? `${kills} kills` : `case ${onlyCase} only`}, ${jobs} lane(s), ` +
+  `kill fuzz: seed ${seed}, ${onlyCase === null ? `${kills} kills` : `case ${onlyCase} only`}, ${onlyCase === null ? jobs : 1} lane(s), ` +
     `dir ${root}, sources ${path.resolve('src')} at commit ${commit}${dirty > 0 ? ` + ${dirty} uncommitted change(s) under src/` : ''}`,
 )
 
