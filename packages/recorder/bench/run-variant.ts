@@ -3,13 +3,14 @@
 import { monitorEventLoopDelay } from 'node:perf_hooks'
 
 import { installFsCounters } from './fs-counters.js'
-import { drive, type Workload } from './workloads.js'
+import { drive, prepare, type Workload } from './workloads.js'
 import { openWriter, type Variant } from './writers.js'
 
 const [variant, workload, dir] = process.argv.slice(2) as [Variant, Workload, string]
 const quick = process.argv.includes('--quick')
 const { counts, reset } = installFsCounters()
 
+prepare(workload, quick)
 const writer = await openWriter(variant, dir)
 const delay = monitorEventLoopDelay({ resolution: 1 })
 // Settle whatever the setup left running before the measured phase.
@@ -41,5 +42,6 @@ process.stdout.write(
     callUsMean: Number(totalCallNs) / callNs.length / 1000,
     callUsP50: Number(sorted[Math.floor(sorted.length * 0.5)] ?? 0n) / 1000,
     callUsP99: Number(sorted[Math.floor(sorted.length * 0.99)] ?? 0n) / 1000,
+    callUsMax: Number(sorted.at(-1) ?? 0n) / 1000,
   })}\n`,
 )

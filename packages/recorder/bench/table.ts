@@ -15,6 +15,7 @@ export interface Result {
   readonly callUsMean: number
   readonly callUsP50: number
   readonly callUsP99: number
+  readonly callUsMax: number
 }
 
 const NUMERIC = [
@@ -28,6 +29,7 @@ const NUMERIC = [
   'callUsMean',
   'callUsP50',
   'callUsP99',
+  'callUsMax',
 ] as const
 
 /** Per-figure median over repetitions (each figure independently). */
@@ -69,6 +71,7 @@ export function formatTable(
     'peak RSS MB',
     'µs/call mean',
     'µs/call p50',
+    'ms/call max',
   ]
   const rows: string[][] = []
   for (const workload of workloads) {
@@ -88,6 +91,7 @@ export function formatTable(
         fmt(r.peakRssMb, 0),
         fmt(r.callUsMean, 2),
         fmt(r.callUsP50, 2),
+        fmt(r.callUsMax / 1000, 2),
       ])
     }
   }
@@ -135,6 +139,13 @@ export function formatTable(
       `steady, time inside record() vs stringify-only's call: mean ${ratio(steadyOurs.callUsMean, steadyStringify.callUsMean)}, ` +
         `median ${ratio(steadyOurs.callUsP50, steadyStringify.callUsP50)} (target ≤ 1.3×)`,
     )
+  for (const workload of ['huge', 'fields'] as const) {
+    const ours = get(workload, 'ours-queue-256m') ?? get(workload, 'ours')
+    if (ours)
+      targets.push(
+        `${workload}, ${ours.variant}: longest loop stall ${fmt(ours.eldMaxMs)} ms, longest record() ${fmt(ours.callUsMax / 1000, 2)} ms (target ≤ 5 ms)`,
+      )
+  }
   lines.push('', 'Targets (ratios within this run):', ...targets.map((t) => `  - ${t}`))
   return lines.join('\n')
 }

@@ -1,10 +1,37 @@
-import { bigData, chatData } from './records.js'
+import { bigData, chatData, type HugeKind, hugeData } from './records.js'
 import type { Writer } from './writers.js'
 
-export const WORKLOADS = ['chat', 'big', 'steady'] as const
+export const WORKLOADS = ['chat', 'big', 'steady', 'huge', 'fields'] as const
 export type Workload = (typeof WORKLOADS)[number]
 
 const tick = () => new Promise((resolve) => setImmediate(resolve))
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
+/** The big records of the `huge` workload, in order (quick: the first three). */
+const HUGE: ReadonlyArray<readonly [HugeKind, number]> = [
+  ['base64', 10],
+  ['text', 10],
+  ['base64', 50],
+  ['text', 50],
+  ['base64', 100],
+]
+// The `fields` workload: three records of 10⁵ small fields each.
+const FIELDS: ReadonlyArray<readonly [HugeKind, number]> = [
+  ['fields', 0],
+  ['fields', 0],
+  ['fields', 0],
+]
+
+function bigRecords(workload: Workload, quick: boolean): ReadonlyArray<readonly [HugeKind, number]> {
+  if (workload === 'fields') return FIELDS
+  return quick ? HUGE.slice(0, 3) : HUGE
+}
+
+/** Builds what a workload records before the timed phase (building 100 MB of payload stalls too). */
+export function prepare(workload: Workload, quick: boolean): void {
+  if (workload === 'huge' || workload === 'fields')
+    for (const [kind, mb] of bigRecords(workload, quick)) hugeData(kind, mb)
+}
 
 /** Calls `write` for every record of the workload; returns the number of records and the time spent in calls. */
 export async function drive(
@@ -26,6 +53,23 @@ export async function drive(
       if (i % 200 === 199) await tick()
     }
     return { records: total, callNs }
+  }
+  if (workload === 'huge' || workload === 'fields') {
+    // Each big record (10, 50, 100 MB of base64 or text; or 10⁵ small fields) lands in the middle of a burst
+    // of chat records; chat records keep coming, 10 every 5 ms, for 250 ms + 10 ms per MB, about the time
+    // it takes to write it here, so that the next one does not find the last one still queued (that is the
+    // overflow policy's case, measured by the sync fs calls column, not this workload's).
+    let i = 0
+    const big = bigRecords(workload, quick)
+    for (const [kind, mb] of big) {
+      for (let k = 0; k < 10; k++) timed('assistant', chatData(i++))
+      timed('tool_result', hugeData(kind, mb))
+      for (let round = 0; round < 50 + 2 * mb; round++) {
+        for (let k = 0; k < 10; k++) timed('assistant', chatData(i++))
+        await sleep(5)
+      }
+    }
+    return { records: i + big.length, callNs }
   }
   if (workload === 'big') {
     // 40 records carrying ~2.5 MB of base64 among small ones: bursts of 10, one big record in each.

@@ -1,6 +1,7 @@
 import fs from 'node:fs'
 import fsp from 'node:fs/promises'
 import path from 'node:path'
+import { Worker } from 'node:worker_threads'
 
 import sonicBoom, { type SonicBoom as SonicBoomClass } from 'sonic-boom'
 
@@ -19,11 +20,13 @@ export interface Writer {
 export const VARIANTS = [
   'ours',
   'ours-never',
+  'ours-queue-256m',
   'appendFileSync',
   'promise-chain',
   'createWriteStream',
   'sonic-boom',
   'stringify-only',
+  'worker-offload',
 ] as const
 export type Variant = (typeof VARIANTS)[number]
 
@@ -41,11 +44,16 @@ export async function openWriter(variant: Variant, dir: string): Promise<Writer>
   }
   switch (variant) {
     case 'ours':
-    case 'ours-never': {
+    case 'ours-never':
+    case 'ours-queue-256m': {
       const rec = createRecorder({
         dir,
         sessionId: SESSION,
         ...(variant === 'ours-never' ? { fsync: 'never' } : {}),
+        // A 100 MB record is more than the default maxQueueBytes (64 Mi code units) on its own: while it is
+        // written, every record() after it finds the queue over the bound and the overflow policy drains it
+        // synchronously. This variant gives the queue room for it.
+        ...(variant === 'ours-queue-256m' ? { maxQueueBytes: 256 * 1024 * 1024 } : {}),
       })
       await rec.ready()
       return {
@@ -107,6 +115,22 @@ export async function openWriter(variant: Variant, dir: string): Promise<Writer>
           }),
       }
     }
+    case 'worker-offload': {
+      // LangSmith's shape: postMessage structured-clones the data on the caller's thread; a worker builds the
+      // line (JSON.stringify, with the same envelope) and appends it. finish() waits for the worker to answer
+      // a message sent after the last record (messages are handled in order); no fsync, like the streams.
+      const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { file, sessionId: SESSION } })
+      await new Promise<void>((resolve) => worker.once('online', () => resolve()))
+      return {
+        write: (type, data) => worker.postMessage({ type, data }),
+        finish: () =>
+          new Promise<void>((resolve) => {
+            worker.once('message', () => resolve())
+            worker.postMessage({ flush: true })
+          }),
+        close: async () => void (await worker.terminate()),
+      }
+    }
     case 'stringify-only': {
       let sink = 0
       return {
@@ -119,3 +143,22 @@ export async function openWriter(variant: Variant, dir: string): Promise<Writer>
     }
   }
 }
+
+// The worker of the `worker-offload` variant (CommonJS, evaluated as a script: no loader needed).
+const WORKER_SOURCE = `
+const { parentPort, workerData } = require('node:worker_threads')
+const { randomUUID } = require('node:crypto')
+const fs = require('node:fs')
+const fd = fs.openSync(workerData.file, 'a')
+let parentUuid = null
+parentPort.on('message', (message) => {
+  if (message.flush) return parentPort.postMessage('flushed')
+  const uuid = randomUUID()
+  const line = JSON.stringify({
+    uuid, parentUuid, sessionId: workerData.sessionId, timestamp: new Date().toISOString(),
+    type: message.type, v: 1, ...message.data,
+  }) + '\\n'
+  parentUuid = uuid
+  fs.writeSync(fd, line)
+})
+`

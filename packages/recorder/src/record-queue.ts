@@ -206,7 +206,7 @@ export class RecordQueue {
   }
 }
 
-const EMPTY: SerializedRecord = { head: '', body: '' }
+const EMPTY: SerializedRecord = { head: '', body: '', lazy: undefined }
 
 // Below this many characters the exact UTF-8 size is computed, so the buffer can come from Node's shared
 // pool; above it, scanning the text just to size the buffer costs about as much as encoding it, so the
