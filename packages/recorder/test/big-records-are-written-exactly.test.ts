@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest'
 
 import { createRecorder, RecordTooLargeError } from '../src/index.js'
 import { bigPayload, expectedLine, rawLines } from './helpers/big-payloads.js'
+import { fakeFs } from './support/fake-fs.js'
 import { runFixture } from './support/run-fixture.js'
 import { tempDir } from './support/temp-dir.js'
 
@@ -40,6 +41,36 @@ describe('records holding big strings (escaped as they are written)', () => {
       expectExact(rec.filePath, datas)
     },
   )
+
+  it('are written a bounded slice per write, on their own, whatever maxWriteBytes allows', async () => {
+    const dir = await tempDir()
+    const writes: Buffer[] = []
+    const seam = fakeFs({
+      overrides: {
+        write: (real) => (fd, buffer, offset, length) => {
+          writes.push(Buffer.from(buffer.subarray(offset, offset + length)))
+          return real(fd, buffer, offset, length)
+        },
+      },
+    })
+    // 2 MB of text that escapes to more than it is long, with the default 4 MiB writes allowed.
+    const data = bigPayload(7, 2_000_000)
+    const rec = createRecorder({ dir, fs: seam, fsync: 'never', meta: false })
+    rec.record('before', { small: 1 })
+    rec.record('tool_result', data)
+    rec.record('after', { small: 2 })
+    await rec.close()
+    const lines = rawLines(rec.filePath)
+    // The small records around it are not batched with it: one write each, before and after its slices.
+    expect(writes[0]!.toString()).toBe(lines[0])
+    expect(writes.at(-1)!.toString()).toBe(lines[2])
+    const slices = writes.slice(1, -1)
+    expect(Buffer.concat(slices).toString()).toBe(lines[1])
+    // 256 Ki code units per write: at most 6 bytes each once escaped, and never the whole record at once.
+    expect(slices.length).toBeGreaterThanOrEqual(Math.floor(4_000_000 / (256 * 1024)))
+    for (const slice of slices) expect(slice.length).toBeLessThanOrEqual(6 * 256 * 1024)
+    expectExact(rec.filePath, [{ small: 1 }, data, { small: 2 }])
+  })
 
   it('are a snapshot: changing the data after record() changes nothing written', async () => {
     const dir = await tempDir()
