@@ -8,8 +8,9 @@ import {
   writeFileSync,
   type Stats,
 } from 'node:fs'
-import { readFile, rm, stat, utimes } from 'node:fs/promises'
+import { readdir, readFile, rm, stat, utimes } from 'node:fs/promises'
 import { hostname } from 'node:os'
+import path from 'node:path'
 
 /**
  * Who holds a session lock, written next to the lock directory once the lock is taken. proper-lockfile
@@ -51,8 +52,8 @@ function ownerText(lockId: string): string {
 
 /**
  * Records this process as the holder of the lock at `lockPath`, synchronously, right after the lock
- * directory was made (see session-lock.ts): a crash finds almost no moment in which the lock has no owner
- * on record. Best effort: without it, staleness still works.
+ * directory was made (see session-lock.ts). Returns false if it could not: the caller then keeps its intent
+ * in place of the owner file until it releases the lock, so the lock stays provably abandoned after a crash.
  */
 export function writeLockOwnerSync(lockPath: string): boolean {
   try {
@@ -66,9 +67,71 @@ export function writeLockOwnerSync(lockPath: string): boolean {
     }
     return true
   } catch {
-    // Best effort: a holder with no owner file is only ever taken over once its lock goes stale.
+    // The caller keeps its intent as the record of who holds the lock.
     return false
   }
+}
+
+/**
+ * An intent names a process about to make the lock directory. It is created (a name, no content: one call)
+ * before the `mkdir` and removed once the owner file is written or the `mkdir` failed. So a lock directory
+ * whose owner file is missing, empty or names an older directory — its maker was killed between `mkdir` and
+ * the owner write, both blocking calls that a loaded disk can stretch to milliseconds — can still be proven
+ * abandoned: every process that could have made it left an intent, and all of them are dead.
+ */
+const INTENT_MARK = '.intent.'
+
+function intentPrefix(lockPath: string): string {
+  return `${path.basename(ownerPathOf(lockPath))}${INTENT_MARK}`
+}
+
+/** Creates this process's intent for `lockPath`; returns its path, or null if it could not be created. */
+export function writeIntentSync(lockPath: string): string | null {
+  const host = Buffer.from(hostname()).toString('hex')
+  const name = `${intentPrefix(lockPath)}${process.pid}.${host}.${Math.random().toString(36).slice(2, 10)}`
+  const intentPath = path.join(path.dirname(ownerPathOf(lockPath)), name)
+  try {
+    closeSync(
+      openSync(
+        intentPath,
+        constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW,
+        0o600,
+      ),
+    )
+    return intentPath
+  } catch {
+    // Without an intent, a maker killed before its owner write can only be waited out (staleness).
+    return null
+  }
+}
+
+export function removeIntentSync(intentPath: string | null): void {
+  if (intentPath === null) return
+  try {
+    rmSync(intentPath, { force: true })
+  } catch {
+    // A leftover intent names this pid: once the process is gone it proves nothing but "dead".
+  }
+}
+
+/** True when there is at least one intent for `lockPath` and every one names a dead process of this host. */
+async function intentsAllDead(lockPath: string): Promise<boolean> {
+  const prefix = intentPrefix(lockPath)
+  let names: string[]
+  try {
+    names = (await readdir(path.dirname(ownerPathOf(lockPath)))).filter((name) => name.startsWith(prefix))
+  } catch {
+    return false
+  }
+  if (names.length === 0) return false
+  const host = Buffer.from(hostname()).toString('hex')
+  for (const name of names) {
+    const [pidText, hostHex] = name.slice(prefix.length).split('.')
+    const pid = Number(pidText)
+    if (!Number.isSafeInteger(pid) || pid <= 0 || hostHex !== host) return false
+    if (pid === process.pid || processExists(pid)) return false
+  }
+  return true
 }
 
 export async function removeLockOwner(lockPath: string): Promise<void> {
@@ -102,21 +165,44 @@ function processExists(pid: number): boolean {
 }
 
 /**
- * True only when the lock at `lockPath` was taken by a process on this host that no longer exists. Anything
- * uncertain (no owner file, another host, a lock directory the owner did not create, a live or reused pid)
- * is false, and the lock is left to go stale on its own.
+ * True only when the lock at `lockPath` was taken by a process on this host that no longer exists: its owner
+ * file names this lock directory and a dead pid, or — no valid owner file — every intent left for it names a
+ * dead pid of this host. Anything uncertain (another host, a live or reused pid, no owner and no intent) is
+ * false, and the lock is left to go stale on its own.
  */
 export async function lockHolderIsDead(lockPath: string): Promise<boolean> {
-  let owner: Partial<LockOwner>
+  let owner: Partial<LockOwner> | undefined
   try {
     owner = JSON.parse(await readFile(ownerPathOf(lockPath), 'utf8')) as Partial<LockOwner>
   } catch {
-    return false
+    owner = undefined
   }
+  const current = owner?.lockId !== undefined && owner.lockId === (await lockIdOf(lockPath))
+  if (owner === undefined || !current) return intentsAllDead(lockPath)
   if (typeof owner.pid !== 'number' || owner.pid === process.pid || owner.hostname !== hostname())
     return false
-  if (owner.lockId === undefined || owner.lockId !== (await lockIdOf(lockPath))) return false
   return !processExists(owner.pid)
+}
+
+/** After taking a lock: intents left by contenders that died are evidence nobody needs any more. */
+export async function removeDeadIntents(lockPath: string): Promise<void> {
+  const prefix = intentPrefix(lockPath)
+  const dir = path.dirname(ownerPathOf(lockPath))
+  const host = Buffer.from(hostname()).toString('hex')
+  const names = await readdir(dir).catch(() => [] as string[])
+  for (const name of names) {
+    if (!name.startsWith(prefix)) continue
+    const [pidText, hostHex] = name.slice(prefix.length).split('.')
+    const pid = Number(pidText)
+    if (
+      hostHex === host &&
+      Number.isSafeInteger(pid) &&
+      pid > 0 &&
+      pid !== process.pid &&
+      !processExists(pid)
+    )
+      await rm(path.join(dir, name), { force: true }).catch(() => {})
+  }
 }
 
 /** Makes a dead holder's lock look stale to proper-lockfile, whose own takeover then removes and retakes it. */

@@ -9,6 +9,9 @@ import {
   markLockStale,
   removeLockOwner,
   removeLockOwnerSync,
+  removeDeadIntents,
+  removeIntentSync,
+  writeIntentSync,
   writeLockOwnerSync,
 } from './lock-owner.js'
 import { sidecarDirOfFile } from './record-format.js'
@@ -44,25 +47,44 @@ let lastSyncMkdir: { error: NodeJS.ErrnoException | null } | undefined
 // The lock directory holds nothing, but its name says a session is being written: only its owner may see it.
 const LOCK_DIR_MODE = 0o700
 
+// Intents kept by a holder whose owner file could not be written (a symlink planted at its path, say): the
+// intent then stands in for the owner file until the lock is released (see lock-owner.ts).
+const keptIntents = new Map<string, string>()
+
 // One adapter for the whole process: proper-lockfile caches the file system's mtime precision on it. Its
 // mkdir is synchronous and puts the owner on record in the same breath, every time a lock directory is made
-// (at create, when a dead holder's lock is taken over, when a lost lock is taken again): no crash can leave
-// a lock directory of ours without the owner file that lets the next writer prove us dead. Only `createRecorder`
-// and those rare retakes pay these two synchronous calls; recording, flushing and closing never do.
+// (at create, when a dead holder's lock is taken over, when a lost lock is taken again), between an intent
+// made before it and removed after the owner file is written (see lock-owner.ts): wherever a kill lands,
+// the lock it leaves can be proven abandoned. Only `createRecorder` and those rare retakes pay these
+// synchronous calls; recording, flushing and closing never do.
 const lockFs = {
   ...fs,
   mkdir(lockPath: string, callback: (error: NodeJS.ErrnoException | null) => void): void {
     let error: NodeJS.ErrnoException | null = null
+    let intent: string | null = null
     try {
-      makeLockDirSync(lockPath)
-      writeLockOwnerSync(lockPath)
+      ensureSidecarDirSync(path.dirname(lockPath))
+      intent = writeIntentSync(lockPath)
+      fs.mkdirSync(lockPath, { mode: LOCK_DIR_MODE })
+      if (writeLockOwnerSync(lockPath)) removeIntentSync(intent)
+      else if (intent !== null) keptIntents.set(lockPath, intent)
     } catch (caught) {
       error = caught as NodeJS.ErrnoException
+      // Not the maker of this lock (it exists, or the mkdir failed): the intent is withdrawn.
+      removeIntentSync(intent)
     }
     if (syncMkdir) lastSyncMkdir = { error }
     if (syncMkdir) callback(error)
     else process.nextTick(callback, error)
   },
+}
+
+/** The lock is released: an intent kept in place of its owner file goes with it. */
+function dropKeptIntent(lockPath: string): void {
+  const intent = keptIntents.get(lockPath)
+  if (intent === undefined) return
+  keptIntents.delete(lockPath)
+  removeIntentSync(intent)
 }
 
 export interface LockAttempt {
@@ -93,11 +115,6 @@ export function lockPathOf(filePath: string): string {
  * followed, when it is a symlink: the owner file written in it must not land in someone else's directory.
  * Two synchronous calls more, only where a lock directory is made (createRecorder and rare retakes).
  */
-function makeLockDirSync(lockPath: string): void {
-  ensureSidecarDirSync(path.dirname(lockPath))
-  fs.mkdirSync(lockPath, { mode: LOCK_DIR_MODE })
-}
-
 /** Starts taking the lock of `filePath` (which need not exist; its directory must). */
 export function attemptLock(filePath: string, settings: LockSettings): LockAttempt {
   const { lock } = load()
@@ -127,11 +144,17 @@ export function attemptLock(filePath: string, settings: LockSettings): LockAttem
       await markLockStale(lockPath)
       return lock(filePath, options)
     })
+    .then(async (release) => {
+      // Intents of contenders that died are no longer evidence of anything: the lock is ours now.
+      await removeDeadIntents(lockPath)
+      return release
+    })
     .then((release) => async () => {
       // The directory first, then the owner: a crash in between leaves an owner file that vouches for no
       // directory (harmless), never a directory without its owner (which would wait lockStaleMs).
       await release()
       await removeLockOwner(lockPath)
+      dropKeptIntent(lockPath)
     })
   return { acquired, syncMkdirError: outcome === undefined ? undefined : outcome.error }
 }
@@ -161,4 +184,5 @@ export function releaseLockAtExitSync(filePath: string, registered: boolean): vo
     }
   }
   removeLockOwnerSync(lockPath)
+  dropKeptIntent(lockPath)
 }

@@ -52,6 +52,22 @@ describe('after any ending, the next resume on this host gets the session at onc
     },
   )
 
+  it.for(['mkdir', 'owner'] as const)(
+    'the holder is killed right after its lock %s, before its owner is on record: the lock is still taken over at once',
+    { timeout: 15_000 },
+    async (at) => {
+      const dir = await tempDir()
+      const result = await finished(startFixture('die-while-taking-the-lock', [dir, at]))
+      expect(result.signal).toBe('SIGKILL')
+      // The lock directory is left behind with no (or an empty) owner file: only the intent proves its maker dead.
+      const rec = createRecorder({ dir, sessionId: 's', resume: true, lockStaleMs: NEVER_STALE_MS })
+      await rec.ready()
+      rec.record('resumed')
+      await rec.close()
+      expect(readTranscript(`${dir}/s.jsonl`).map((r) => r.type)).toEqual(['resumed'])
+    },
+  )
+
   it('`sessiontape repair` follows the same rule: a SIGKILLed holder does not make it wait', async () => {
     const dir = await tempDir()
     const child = startFixture('end-session', [dir, 's', 'wait'])
