@@ -71,13 +71,16 @@ class SessionRecorder implements Recorder {
       sessionError(this.#details(), code, what, cause)
 
     // Resume first: a transcript that cannot be read, or is not ours, throws here, before any lock is taken.
-    const resumed = options.resume ? inspectForResume(this.filePath, this.sessionId, error) : null
+    const rules = profileRules(options)
+    const resumed = options.resume
+      ? inspectForResume(this.filePath, this.sessionId, rules.metadataTypes, error)
+      : null
     this.#sequencer = new Sequencer(
       this.#queue,
       this.sessionId,
       options.redact,
-      resumed?.lastUuid ?? null,
-      profileRules(options),
+      resumed?.chainUuid ?? null,
+      rules,
     )
     this.#meta = options.meta
       ? createMetaWriter(dir, this.sessionId, options.metaDebounceMs, (cause) =>
@@ -99,7 +102,7 @@ class SessionRecorder implements Recorder {
     }
     if (resumed?.torn != null) {
       // The torn bytes stay where they are (append-only); the first record says which bytes they were.
-      const recovered = recoveredRecord(JSON.stringify(this.sessionId), resumed.lastUuid, resumed.torn)
+      const recovered = recoveredRecord(JSON.stringify(this.sessionId), resumed.chainUuid, resumed.torn)
       this.#sequencer.acceptOwn(recovered.serialized, recovered.uuid, recovered.timestamp)
     }
 

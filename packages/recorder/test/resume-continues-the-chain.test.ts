@@ -35,8 +35,8 @@ describe('resume: true continues the parent chain from the last valid record', (
     fs.appendFileSync(filePath, torn)
 
     const rec = createRecorder({ dir, sessionId: 'torn', resume: true })
-    const recoveredUuid = rec.lastUuid
-    expect(recoveredUuid).not.toBe(uuids[2])
+    // The `recovered` record is metadata beside the chain: the chain goes on from the last whole record.
+    expect(rec.lastUuid).toBe(uuids[2])
     const next = rec.record('event', { i: 3 })
     await rec.close()
 
@@ -45,14 +45,26 @@ describe('resume: true continues the parent chain from the last valid record', (
     const records = [lines[4], lines[5]].map((line) => JSON.parse(line!) as Record<string, unknown>)
     expect(records.map((r) => r.type)).toEqual([RECOVERED_RECORD_TYPE, 'event'])
     expect(records[0]).toMatchObject({
-      uuid: recoveredUuid,
       parentUuid: uuids[2],
       reason: 'torn-tail',
       tornOffset: cleanLength,
       tornLength: torn.length,
     })
-    expect(records[1]).toMatchObject({ uuid: next, parentUuid: recoveredUuid })
+    expect(records[1]).toMatchObject({ uuid: next, parentUuid: uuids[2] })
     expect(lines[6]).toBe('')
+  })
+
+  it('a session that ended with a title continues from the record the title hangs from (metadata is never a parent)', async () => {
+    const dir = await tempDir()
+    const first = createRecorder({ dir, sessionId: 'titled' })
+    const turn = first.record('user', { text: 'hi' })
+    first.record('title', { title: 'Greeting' })
+    await first.close()
+    const rec = createRecorder({ dir, sessionId: 'titled', resume: true })
+    expect(rec.lastUuid).toBe(turn)
+    const next = rec.record('assistant', { text: 'hello' })
+    await rec.close()
+    expect(readTranscript(rec.filePath).find((r) => r.uuid === next)?.parentUuid).toBe(turn)
   })
 
   it('a missing transcript starts a fresh session', async () => {

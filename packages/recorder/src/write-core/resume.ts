@@ -11,8 +11,13 @@ import { OWNERSHIP_PREFIX_BYTES, ownershipOfPrefix } from '../read/file-ownershi
 /** What a resumed transcript holds at its end, found synchronously by `createRecorder`. */
 export interface Resumed {
   readonly exists: boolean
-  /** The record the chain continues from (null: none, a fresh chain). */
+  /** The last valid record of the file (null: none). */
   readonly lastUuid: string | null
+  /**
+   * The record the chain continues from: the last record, or, when that is metadata beside the chain (a
+   * `title`, a `recovered` record), the record it hangs from — metadata never becomes a parent.
+   */
+  readonly chainUuid: string | null
   /** Bytes after the last valid record (a line torn by a crash, garbage): left in place, named by a record. */
   readonly torn: TornRange | null
 }
@@ -31,6 +36,7 @@ export interface TornRange {
 export function inspectForResume(
   filePath: string,
   sessionId: string,
+  metadataTypes: ReadonlySet<string>,
   error: (code: RecorderErrorCode, what: string, cause: unknown) => RecorderError,
 ): Resumed {
   let tail: ReturnType<typeof inspectTailSync>
@@ -54,9 +60,12 @@ export function inspectForResume(
       undefined,
     )
   }
+  const last = tail.lastRecord
+  const hangsFrom = last !== null && metadataTypes.has(last.type) && typeof last.parentUuid === 'string'
   return {
     exists: tail.exists,
-    lastUuid: tail.lastRecord?.uuid ?? null,
+    lastUuid: last?.uuid ?? null,
+    chainUuid: hangsFrom ? last.parentUuid : (last?.uuid ?? null),
     torn: tail.tornBytes > 0 ? { offset: tail.validLength, length: tail.tornBytes } : null,
   }
 }
