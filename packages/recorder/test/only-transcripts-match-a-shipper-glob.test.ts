@@ -93,7 +93,9 @@ describe('only transcripts match `*.jsonl` and `*` in a sessions directory: the 
       const last = resumed.record('event')
       await resumed.close()
       expect(await readFile(legacy, 'utf8')).toBe(text)
-      const written = JSON.parse(await readFile(path.join(dir, '.sessiontape', 'old.meta.json'), 'utf8'))
+      const written: unknown = JSON.parse(
+        await readFile(path.join(dir, '.sessiontape', 'old.meta.json'), 'utf8'),
+      )
       expect(written).toMatchObject({ recordCount: 4, lastUuid: last, title: 'from before' })
       expect((await listSessions(dir))[0]).toMatchObject({ source: 'sidecar', recordCount: 4 })
     })
