@@ -65,9 +65,10 @@ it('rsyslog (imfile, glob *) ships every transcript line exactly once, whole and
     context.skip(run.stdout.trim())
     return
   }
-  expect(run.code, `${run.stdout.slice(-4000)}\n${run.stderr.slice(-4000)}`).toBe(0)
+  // The report first: when the run fails, its problems say why (the exit code alone does not).
   const { log, result } = JSON.parse(run.stdout) as E2eJson
   expect(log.problems).toEqual([])
+  expect(run.code, `${run.stdout.slice(-4000)}\n${run.stderr.slice(-4000)}`).toBe(0)
   expect(log.cycles.filter((cycle) => cycle.killedAfterMs !== null).length).toBeGreaterThanOrEqual(20)
   expect(log.repairs.map((r) => [r.kind, r.code])).toEqual([
     ['torn-tail', 0],

@@ -51,6 +51,8 @@ export interface DriveLog {
     readonly code: number | null
   }>
   readonly problems: string[]
+  /** No kill cut a record, so the torn tail to repair was made by appending a record's first bytes. */
+  simulatedTornTail?: boolean
 }
 
 function sizeOf(file: string): number {
@@ -156,9 +158,18 @@ export async function drive(plan: DrivePlan): Promise<DriveLog> {
   )
   const tornSession = ids[0]!
   const tornFile = join(plan.sessionsDir, `${tornSession}.jsonl`)
-  // A torn tail to repair: kill during a 6 MB record until one is cut (almost always the first try).
-  for (let attempt = 0; attempt < 10 && !isTorn(tornFile); attempt++) {
-    await runAgent(plan.sessionsDir, tornSession, true, '6 MB', 20 + Math.floor(random() * 200), log)
+  // A torn tail to repair: kill during a 6 MB record until one is cut (almost always the first try; on a
+  // loaded machine the agent starts slower, so each attempt waits a little longer before the kill).
+  for (let attempt = 0; attempt < 20 && !isTorn(tornFile); attempt++) {
+    const killAfterMs = 20 + attempt * 100 + Math.floor(random() * 200)
+    await runAgent(plan.sessionsDir, tornSession, true, '6 MB', killAfterMs, log)
+  }
+  if (!isTorn(tornFile)) {
+    // No kill landed between the writes of one record (a 6 MB record is two 4 MiB writes: a window of a few
+    // ms, easily missed on a loaded machine). Cut a record the way a crash does instead: its first bytes,
+    // no newline — what a SIGKILL mid-write leaves. The shipper must not ship it until it is ended.
+    appendFileSync(tornFile, '{"uuid":"00000000-0000-4000-8000-000000000000","parentUuid":null,"sessionId":"')
+    log.simulatedTornTail = true
   }
   if (!isTorn(tornFile)) log.problems.push(`${tornSession}: could not make a torn tail to repair`)
   const tornRepair = repair(tornFile)

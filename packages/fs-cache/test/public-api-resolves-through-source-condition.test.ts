@@ -6,13 +6,10 @@ describe('the public surface', () => {
     expect(Object.keys(api).sort()).toEqual([
       'FsCacheArgumentError',
       'PathCache',
-      'assertPath',
       'createPathCache',
       'ensureDir',
       'ensureDirSync',
       'forgetDir',
-      'invalidArgument',
-      'resetAllForTest',
     ])
     const cache = api.createPathCache()
     for (const method of [

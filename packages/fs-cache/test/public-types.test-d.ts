@@ -5,7 +5,6 @@ import {
   ensureDir,
   ensureDirSync,
   forgetDir,
-  resetAllForTest,
   type InvalidateOptions,
   type IsPathWithinOptions,
   type PathCache,
@@ -43,7 +42,6 @@ expectTypeOf<SlimStat>().toEqualTypeOf<{
 expectTypeOf(ensureDir('/x')).toEqualTypeOf<Promise<void>>()
 expectTypeOf(ensureDirSync('/x')).toEqualTypeOf<void>()
 expectTypeOf(forgetDir('/x')).toEqualTypeOf<number>()
-expectTypeOf(resetAllForTest).returns.toEqualTypeOf<void>()
 // @ts-expect-error -- `fs`/`now` are internal seams, but a plain typo must still be an error.
 createPathCache({ maxx: 3 })
 

@@ -1,7 +1,8 @@
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { createPathCache, ensureDir, resetAllForTest } from '@sessiontape/fs-cache'
+import { createPathCache, ensureDir } from '@sessiontape/fs-cache'
+import { resetAllForTest } from '../src/registry.js'
 import { countingFs } from './helpers/counting-fs.js'
 import { tempDir } from './helpers/temp-dir.js'
 

@@ -138,10 +138,10 @@ export async function runCase(settings: CaseSettings): Promise<CaseOutcome> {
     }
     // One failure per error code and child: a locked session also fails every flush after it.
     for (const [code, { wheres, message }] of errors) {
-      if (code === 'ESESSIONLOCKED') {
+      if (code === 'ERR_SESSION_LOCKED') {
         tally.lockedResumes++
         fail(
-          `ESESSIONLOCKED (${wheres.join(', ')}): the lock the previous child left was not taken over at once ` +
+          `ERR_SESSION_LOCKED (${wheres.join(', ')}): the lock the previous child left was not taken over at once ` +
             `(lock left: ${JSON.stringify(previousLock)}): ${message}`,
           false,
         )
@@ -164,7 +164,7 @@ export async function runCase(settings: CaseSettings): Promise<CaseOutcome> {
     } else if (run.timedOut) {
       tally.crashes++
       fail(`hung: still running after ${HANG_MS} ms (killed)`)
-    } else if (!(run.code === 0 && seen.has('closed')) && !errors.has('ESESSIONLOCKED')) {
+    } else if (!(run.code === 0 && seen.has('closed')) && !errors.has('ERR_SESSION_LOCKED')) {
       tally.crashes++
       fail(`ended with code ${run.code} signal ${run.signal}; stderr: ${run.stderr.slice(0, 2000)}`)
     }
@@ -182,7 +182,7 @@ export async function runCase(settings: CaseSettings): Promise<CaseOutcome> {
       } else if (killed && run.killAtMs !== null && run.killAtMs > SLOW_RESUME_MS) {
         tally.slowResumes++
         fail(`resume not ready ${run.killAtMs.toFixed(0)} ms after createRecorder, when it was killed`)
-      } else if (!killed && !errors.has('ESESSIONLOCKED')) {
+      } else if (!killed && !errors.has('ERR_SESSION_LOCKED')) {
         fail('a resume that closed never reported ready')
       }
     }
@@ -246,7 +246,7 @@ export async function runCase(settings: CaseSettings): Promise<CaseOutcome> {
     }
     before = bytes
     previousLock = lock
-    if (errors.has('ESESSIONLOCKED')) {
+    if (errors.has('ERR_SESSION_LOCKED')) {
       const lockPath = lockPathOf(filePath)
       fs.rmSync(lockPath, { recursive: true, force: true })
       fs.rmSync(`${lockPath}.owner`, { force: true })

@@ -37,7 +37,7 @@ export class Tally {
   slowResumes = 0
   lockedResumes = 0
   lockModeWrong = 0
-  /** onError reports or rejections other than ESESSIONLOCKED. */
+  /** onError reports or rejections other than ERR_SESSION_LOCKED. */
   recorderErrors = 0
   /** Children that ended any other way than SIGKILL or exit 0 after close, or hung. */
   crashes = 0

@@ -1,45 +1,69 @@
 /**
- * Typed errors. Misuse (bad arguments, use after close, unserializable data) is thrown at the call;
- * I/O failures are reported through `onError` and `flush()` with a stable `code` and the OS error as `cause`.
+ * Typed errors, one convention for all of sessiontape: every error has a stable `code` in Node's `ERR_*`
+ * style (what Node users already grep and branch on; errno-like names such as `ENOSPC` stay reserved for
+ * the OS errors we carry as `cause`). Two branches, like Node's own errors:
+ * - misuse of the API (a bad option, a bad record) is a `TypeError` thrown at the call:
+ *   `RecorderArgumentError` (`ERR_RECORDER_INVALID_ARGUMENT`), `InvalidRecordError` (`ERR_INVALID_RECORD`);
+ * - everything the recorder, the readers or repair report or refuse at run time is a `SessiontapeError`;
+ *   the recorder's own, with the session's details, are `RecorderError`s.
  */
+
+/** Base of every run-time error of this package: match on `code`. */
+export class SessiontapeError extends Error {
+  override readonly name: string = 'SessiontapeError'
+  readonly code: string
+
+  constructor(code: string, message: string, options?: ErrorOptions) {
+    super(message, options)
+    this.code = code
+  }
+}
+
+/** A bad argument or option: thrown at the call that got it, before anything happened. */
+export class RecorderArgumentError extends TypeError {
+  override readonly name: string = 'RecorderArgumentError'
+  readonly code = 'ERR_RECORDER_INVALID_ARGUMENT'
+}
 
 /** Stable codes of {@link RecorderError}. */
 export const RecorderErrorCode = {
   /** The transcript directory could not be created. */
-  DIR_FAILED: 'EDIRFAILED',
+  DIR_FAILED: 'ERR_RECORDER_DIR_FAILED',
   /** The transcript file could not be opened (or reopened after it was replaced). */
-  OPEN_FAILED: 'EOPENFAILED',
+  OPEN_FAILED: 'ERR_RECORDER_OPEN_FAILED',
   /** A write to the transcript failed; the records stay queued and are retried. */
-  WRITE_FAILED: 'EWRITEFAILED',
+  WRITE_FAILED: 'ERR_RECORDER_WRITE_FAILED',
   /** `fdatasync` of the transcript failed. */
-  FSYNC_FAILED: 'EFSYNCFAILED',
+  FSYNC_FAILED: 'ERR_RECORDER_FSYNC_FAILED',
   /** The session lock could not be taken for a reason other than another holder (e.g. `EACCES`). */
-  LOCK_FAILED: 'ELOCKFAILED',
+  LOCK_FAILED: 'ERR_RECORDER_LOCK_FAILED',
   /** Another writer holds the session: see {@link SessionLockedError}. */
-  SESSION_LOCKED: 'ESESSIONLOCKED',
+  SESSION_LOCKED: 'ERR_SESSION_LOCKED',
   /** The lock was lost while held (its directory removed or its mtime taken over). */
-  LOCK_COMPROMISED: 'ELOCKCOMPROMISED',
+  LOCK_COMPROMISED: 'ERR_RECORDER_LOCK_COMPROMISED',
   /**
    * The transcript path was deleted, renamed or replaced while open: the records written since it was last
    * found at the path were copied into the file now there (created if missing), none of them twice.
    */
-  TRANSCRIPT_REPLACED: 'ETRANSCRIPTREPLACED',
+  TRANSCRIPT_REPLACED: 'ERR_TRANSCRIPT_REPLACED',
   /** Someone truncated the open transcript: records already written were lost with it (the count is given). */
-  TRANSCRIPT_TRUNCATED: 'ETRANSCRIPTTRUNCATED',
+  TRANSCRIPT_TRUNCATED: 'ERR_TRANSCRIPT_TRUNCATED',
   /** Someone else appended to the open transcript (the lock was bypassed); our records continue after it. */
-  TRANSCRIPT_CHANGED: 'ETRANSCRIPTCHANGED',
+  TRANSCRIPT_CHANGED: 'ERR_TRANSCRIPT_CHANGED',
   /** The file at the transcript path was not written by sessiontape: it is never written, truncated or replaced. */
-  FOREIGN_FILE: 'EFOREIGNFILE',
+  FOREIGN_FILE: 'ERR_FOREIGN_FILE',
   /** The process exited with records still unwritten (the exit drain failed or ran out of `exitDrainMs`). */
-  EXIT_UNWRITTEN: 'EEXITUNWRITTEN',
+  EXIT_UNWRITTEN: 'ERR_RECORDER_EXIT_UNWRITTEN',
   /** A record was refused: it would take the queue past `maxQueueBytes` and the queue could not be written now. */
-  QUEUE_FULL: 'EQUEUEFULL',
+  QUEUE_FULL: 'ERR_RECORDER_QUEUE_FULL',
   /** Repairing the torn tail of a transcript failed. */
-  REPAIR_FAILED: 'EREPAIRFAILED',
+  REPAIR_FAILED: 'ERR_REPAIR_FAILED',
   /** Writing the `<sessionId>.meta.json` sidecar failed (the transcript itself is unaffected). */
-  META_FAILED: 'EMETAFAILED',
+  META_FAILED: 'ERR_RECORDER_META_FAILED',
   /** Reading the tail of the transcript to resume it failed. */
-  RESUME_FAILED: 'ERESUMEFAILED',
+  RESUME_FAILED: 'ERR_RECORDER_RESUME_FAILED',
+  /** `record()` after `close()`: see {@link RecorderClosedError}. */
+  CLOSED: 'ERR_RECORDER_CLOSED',
 } as const
 
 export type RecorderErrorCode = (typeof RecorderErrorCode)[keyof typeof RecorderErrorCode]
@@ -53,16 +77,15 @@ export interface RecorderErrorDetails {
 }
 
 /** An I/O failure of a recorder, reported through `onError`, `flush()`, `close()` and `ready()`. */
-export class RecorderError extends Error {
+export class RecorderError extends SessiontapeError {
   override readonly name: string = 'RecorderError'
-  readonly code: RecorderErrorCode
+  declare readonly code: RecorderErrorCode
   readonly sessionId: string
   readonly filePath: string
   readonly unwrittenRecords: number
 
   constructor(code: RecorderErrorCode, message: string, details: RecorderErrorDetails) {
-    super(message, details.cause === undefined ? undefined : { cause: details.cause })
-    this.code = code
+    super(code, message, details.cause === undefined ? undefined : { cause: details.cause })
     this.sessionId = details.sessionId
     this.filePath = details.filePath
     this.unwrittenRecords = details.unwrittenRecords
@@ -90,13 +113,13 @@ export class SessionLockedError extends RecorderError {
 /** `record()` was given something that cannot become a record; nothing was queued, the chain did not move. */
 export class InvalidRecordError extends TypeError {
   override readonly name: string = 'InvalidRecordError'
-  readonly code = 'EINVALIDRECORD'
+  readonly code = 'ERR_INVALID_RECORD'
 }
 
 /** With `maxRecordBytes`, `record()` refuses a record whose line would be longer; nothing was queued. */
 export class RecordTooLargeError extends InvalidRecordError {
   override readonly name: string = 'RecordTooLargeError'
-  override readonly code = 'ERECORDTOOLARGE' as 'EINVALIDRECORD'
+  override readonly code = 'ERR_RECORD_TOO_LARGE' as 'ERR_INVALID_RECORD'
   /** UTF-8 bytes of the refused line, newline included. */
   readonly bytes: number
   readonly maxRecordBytes: number
@@ -110,10 +133,14 @@ export class RecordTooLargeError extends InvalidRecordError {
   }
 }
 
-/** `record()` after `close()`. */
-export class RecorderClosedError extends Error {
+/** `record()` after `close()`; nothing was queued. */
+export class RecorderClosedError extends RecorderError {
   override readonly name: string = 'RecorderClosedError'
-  readonly code = 'ERECORDERCLOSED'
+  declare readonly code: typeof RecorderErrorCode.CLOSED
+
+  constructor(message: string, details: RecorderErrorDetails) {
+    super(RecorderErrorCode.CLOSED, message, details)
+  }
 }
 
 /** With `overflow: 'throw'`, `record()` refuses a record that would push the queue past `maxQueueBytes`. */

@@ -42,8 +42,10 @@ export {
   QueueFullError,
   RecordTooLargeError,
   RecorderClosedError,
+  RecorderArgumentError,
   RecorderError,
   RecorderErrorCode,
+  SessiontapeError,
   SessionLockedError,
   type RecorderErrorDetails,
 } from './errors.js'

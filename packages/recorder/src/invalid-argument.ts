@@ -1,6 +1,10 @@
+import { RecorderArgumentError } from './errors.js'
+
 /** One message template for every bad argument, so callers see the same shape everywhere. */
 export function invalidArgument(name: string, expected: string, value: unknown): TypeError {
-  return new TypeError(`Expected \`${name}\` to be ${expected}, got \`${show(value)}\` (${typeof value})`)
+  return new RecorderArgumentError(
+    `Expected \`${name}\` to be ${expected}, got \`${show(value)}\` (${typeof value})`,
+  )
 }
 
 function show(value: unknown): string {

@@ -77,7 +77,7 @@ export interface RecorderOptions {
   /**
    * `'drain-sync'`: `record()` writes the queue synchronously once to get back under the bound; nothing is
    * lost (if even that cannot write, the records stay queued past the bound and `onError` gets
-   * `EQUEUEFULL`). `'throw'`: `record()` throws a `QueueFullError` and accepts nothing.
+   * `ERR_RECORDER_QUEUE_FULL`). `'throw'`: `record()` throws a `QueueFullError` and accepts nothing.
    * Both count `stats().overflowEvents`.
    * @default 'drain-sync'
    */
@@ -111,14 +111,14 @@ export interface RecorderOptions {
   readonly metaDebounceMs?: number
   /**
    * Largest line (record + newline, in UTF-8 bytes) `record()` accepts; a bigger record is refused with a
-   * `RecordTooLargeError` (`ERECORDTOOLARGE`) and changes nothing. Set it to stay under a log shipper's line
+   * `RecordTooLargeError` (`ERR_RECORD_TOO_LARGE`) and changes nothing. Set it to stay under a log shipper's line
    * limit (rsyslog imfile 8 KiB by default, syslog-ng 64 KiB…; see docs/shipping.md). Unset: no limit.
    * @default undefined
    */
   readonly maxRecordBytes?: number
   /**
    * How long the exit drain (the synchronous write of what is still queued when the process exits) may
-   * take. What it could not write by then is reported on stderr with its count (`EEXITUNWRITTEN`), with or
+   * take. What it could not write by then is reported on stderr with its count (`ERR_RECORDER_EXIT_UNWRITTEN`), with or
    * without `onError`. A record whose writing has begun is finished even past the bound (never half a line).
    * @default 5000
    */

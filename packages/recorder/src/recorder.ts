@@ -81,6 +81,7 @@ class SessionRecorder implements Recorder {
       options.redact,
       resumed?.chainUuid ?? null,
       rules,
+      () => this.#details(),
     )
     this.#meta = options.meta
       ? createMetaWriter(dir, this.sessionId, options.metaDebounceMs, (cause) =>

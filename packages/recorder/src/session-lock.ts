@@ -111,7 +111,7 @@ export function lockPathOf(filePath: string): string {
 
 /**
  * The lock directory, made in the sidecar directory; that one is made (0700) when it is missing — the
- * first lock in a sessions directory, or after someone removed it — and refused (ESIDECARDIR), never
+ * first lock in a sessions directory, or after someone removed it — and refused (ERR_SIDECAR_DIR), never
  * followed, when it is a symlink: the owner file written in it must not land in someone else's directory.
  * Two synchronous calls more, only where a lock directory is made (createRecorder and rare retakes).
  */

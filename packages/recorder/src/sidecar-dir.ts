@@ -9,14 +9,14 @@ function refuse(sidecarDir: string): Error {
     new Error(
       `${sidecarDir} exists but is not a directory (a symlink or a file); nothing is written through it`,
     ),
-    { code: 'ESIDECARDIR' },
+    { code: 'ERR_SIDECAR_DIR' },
   )
 }
 
 /**
  * Makes the sidecar directory (`<dir>/.sessiontape`, mode 0700) if it is missing; the sessions directory
  * itself must exist. Something else at that name — a symlink above all, which would send locks and
- * sidecars elsewhere — is refused with code `ESIDECARDIR`, never followed.
+ * sidecars elsewhere — is refused with code `ERR_SIDECAR_DIR`, never followed.
  */
 export function ensureSidecarDirSync(sidecarDir: string): void {
   try {

@@ -1,3 +1,5 @@
+import { RecorderArgumentError } from './errors.js'
+
 /**
  * Options nobody reads are a silent bug: a misspelt `fsycn: 'batch'` or sonic-boom's `sync: true` would be
  * accepted and do nothing. Every key of `createRecorder`'s options must be known; an unknown one is a
@@ -33,7 +35,9 @@ export function rejectUnknownOptions(options: object, known: readonly string[], 
         : nearest !== undefined
           ? ` Did you mean \`${nearest}\`?`
           : ''
-    throw new TypeError(`Unknown option \`${key}\` for ${what}.${hint} Known options: ${known.join(', ')}`)
+    throw new RecorderArgumentError(
+      `Unknown option \`${key}\` for ${what}.${hint} Known options: ${known.join(', ')}`,
+    )
   }
 }
 

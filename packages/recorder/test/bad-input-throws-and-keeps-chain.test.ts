@@ -88,7 +88,7 @@ describe('bad input gets a typed error from record() and changes nothing', () =>
     try {
       call(rec)
     } catch (error) {
-      expect((error as InvalidRecordError).code).toBe('EINVALIDRECORD')
+      expect((error as InvalidRecordError).code).toBe('ERR_INVALID_RECORD')
     }
     expect(rec.lastUuid).toBe(before)
     expect(rec.stats().recorded).toBe(1)
@@ -121,7 +121,7 @@ describe('bad input gets a typed error from record() and changes nothing', () =>
     try {
       rec.record('late')
     } catch (error) {
-      expect((error as RecorderClosedError).code).toBe('ERECORDERCLOSED')
+      expect((error as RecorderClosedError).code).toBe('ERR_RECORDER_CLOSED')
     }
     expect(rec.lastUuid).toBe(only)
     expect(readTranscript(rec.filePath).map((r) => r.uuid)).toEqual([only])

@@ -53,8 +53,9 @@ describe('records holding big strings (escaped as they are written)', () => {
         },
       },
     })
-    // 2 MB of text that escapes to more than it is long, with the default 4 MiB writes allowed.
-    const data = bigPayload(7, 2_000_000)
+    // 9 M characters (past the 8 Mi threshold) of text that escapes to more than it is long, with the default
+    // 4 MiB writes allowed.
+    const data = bigPayload(7, 9_000_000)
     const rec = createRecorder({ dir, fs: seam, fsync: 'never', meta: false })
     rec.record('before', { small: 1 })
     rec.record('tool_result', data)
@@ -66,9 +67,9 @@ describe('records holding big strings (escaped as they are written)', () => {
     expect(writes.at(-1)!.toString()).toBe(lines[2])
     const slices = writes.slice(1, -1)
     expect(Buffer.concat(slices).toString()).toBe(lines[1])
-    // 256 Ki code units per write: at most 6 bytes each once escaped, and never the whole record at once.
-    expect(slices.length).toBeGreaterThanOrEqual(Math.floor(4_000_000 / (256 * 1024)))
-    for (const slice of slices) expect(slice.length).toBeLessThanOrEqual(6 * 256 * 1024)
+    // 1 Mi code units per write: at most 6 bytes each once escaped, and never the whole record at once.
+    expect(slices.length).toBeGreaterThanOrEqual(Math.floor(9_000_000 / (1024 * 1024)))
+    for (const slice of slices) expect(slice.length).toBeLessThanOrEqual(6 * 1024 * 1024)
     expectExact(rec.filePath, [{ small: 1 }, data, { small: 2 }])
   })
 
@@ -144,7 +145,7 @@ describe('maxRecordBytes with big strings', () => {
       return undefined
     })()
     expect(error).toBeInstanceOf(RecordTooLargeError)
-    expect(error).toMatchObject({ code: 'ERECORDTOOLARGE', maxRecordBytes: size })
+    expect(error).toMatchObject({ code: 'ERR_RECORD_TOO_LARGE', maxRecordBytes: size })
     expect((error as RecordTooLargeError).bytes).toBeGreaterThan(size)
     expect(rec.lastUuid).toBe(kept)
     await rec.close()

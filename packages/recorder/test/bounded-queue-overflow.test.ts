@@ -53,7 +53,7 @@ describe('bounded memory: maxQueueBytes with an overflow policy', () => {
       }
     }
     expect(refused).toBeInstanceOf(QueueFullError)
-    expect(refused).toMatchObject({ code: 'EQUEUEFULL' })
+    expect(refused).toMatchObject({ code: 'ERR_RECORDER_QUEUE_FULL' })
     expect(rec.lastUuid).toBe(accepted.at(-1))
     expect(rec.stats()).toMatchObject({ recorded: accepted.length, overflowEvents: 1 })
     expect(seam.calls.writeSync).toBe(0)
@@ -74,7 +74,7 @@ describe('bounded memory: maxQueueBytes with an overflow policy', () => {
     })
     const rec = createRecorder({ dir, fs: seam, maxQueueBytes: 2_000, onError: () => {} })
     rec.record('first')
-    await expect(rec.flush()).rejects.toMatchObject({ code: 'EWRITEFAILED' })
+    await expect(rec.flush()).rejects.toMatchObject({ code: 'ERR_RECORDER_WRITE_FAILED' })
     const accepted = [rec.lastUuid]
     const refused: unknown[] = []
     for (let i = 0; i < 20; i++) {
@@ -86,7 +86,7 @@ describe('bounded memory: maxQueueBytes with an overflow policy', () => {
     }
     expect(refused.length).toBeGreaterThan(0)
     expect(refused[0]).toBeInstanceOf(QueueFullError)
-    expect(refused[0]).toMatchObject({ code: 'EQUEUEFULL' })
+    expect(refused[0]).toMatchObject({ code: 'ERR_RECORDER_QUEUE_FULL' })
     // The bound holds: what was accepted fits in it (plus the record that found the queue empty).
     expect(rec.stats().pendingBytes).toBeLessThanOrEqual(2_000)
     expect(rec.stats().pendingRecords).toBe(accepted.length)

@@ -48,7 +48,7 @@ describe('repair never damages a file we did not write; never leaves an empty tr
       }
       const json = await runCli('repair', '--json', file)
       expect(json.code).toBe(3)
-      expect(JSON.parse(json.stdout)).toMatchObject({ error: { code: 'EFOREIGNFILE', exitCode: 3 } })
+      expect(JSON.parse(json.stdout)).toMatchObject({ error: { code: 'ERR_FOREIGN_FILE', exitCode: 3 } })
     })
   })
 

@@ -9,7 +9,7 @@ it('a slow disk at exit: the drain stops at exitDrainMs and says on stderr how m
   const result = await runFixture('exit-drain-bounds', [dir, 'slow'])
   expect(result.code).toBe(0)
   const match =
-    /EEXITUNWRITTEN\]: .*the process is exiting and (\d+) record\(s\) could not be written within exitDrainMs \(300 ms\)/.exec(
+    /ERR_RECORDER_EXIT_UNWRITTEN\]: .*the process is exiting and (\d+) record\(s\) could not be written within exitDrainMs \(300 ms\)/.exec(
       result.stderr,
     )
   expect(match).not.toBeNull()
@@ -24,9 +24,9 @@ it('a full disk at exit: the loss is reported with its count even after the epis
   const dir = await tempDir()
   const result = await runFixture('exit-drain-bounds', [dir, 'full'])
   expect(result.code).toBe(0)
-  expect(result.stderr).toMatch(/\[EWRITEFAILED\]/)
+  expect(result.stderr).toMatch(/\[ERR_RECORDER_WRITE_FAILED\]/)
   expect(result.stderr).toMatch(
-    /EEXITUNWRITTEN\]: .*the process is exiting and 200 record\(s\) could not be written/,
+    /ERR_RECORDER_EXIT_UNWRITTEN\]: .*the process is exiting and 200 record\(s\) could not be written/,
   )
 })
 

@@ -31,8 +31,8 @@ it('refuses a symlink planted at the transcript path instead of following it', a
     onError: (error) => errors.push(error),
   })
   rec.record('event', { secret: 'must not leak through the link' })
-  await expect(rec.ready()).rejects.toMatchObject({ code: 'EOPENFAILED' })
-  expect(errors[0]).toMatchObject({ code: 'EOPENFAILED', cause: { code: 'ELOOP' } })
+  await expect(rec.ready()).rejects.toMatchObject({ code: 'ERR_RECORDER_OPEN_FAILED' })
+  expect(errors[0]).toMatchObject({ code: 'ERR_RECORDER_OPEN_FAILED', cause: { code: 'ELOOP' } })
   await expect(rec.flush()).rejects.toMatchObject({ unwrittenRecords: 1 })
   expect(fs.readFileSync(target, 'utf8')).toBe('do not touch\n')
   expect(fs.lstatSync(path.join(dir, 'planted.jsonl')).isSymbolicLink()).toBe(true)

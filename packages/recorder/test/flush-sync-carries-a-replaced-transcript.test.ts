@@ -36,7 +36,7 @@ it('flushSync() copies bytes still owed to a recreated transcript even when no r
   // close() makes one last check of the path, finds it gone and starts recreating it.
   const closing = rec.close()
   while (opens < 2) await new Promise((resolve) => setTimeout(resolve, 5))
-  expect(codes).toEqual(['ETRANSCRIPTREPLACED'])
+  expect(codes).toEqual(['ERR_TRANSCRIPT_REPLACED'])
 
   expect(rec.flushSync()).toEqual({ uuid: first, count: 1 })
   expect(readTranscript(rec.filePath).map((r) => r.uuid)).toEqual([first])

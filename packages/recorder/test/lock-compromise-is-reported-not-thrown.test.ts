@@ -27,7 +27,10 @@ it('a lock lost while held reaches onError (never a throw from a timer); the loc
   await rec.flush()
   // Someone removes the lock directory; proper-lockfile notices at its next heartbeat (every second here).
   fs.rmdirSync(lockPathOf(rec.filePath))
-  await until(() => errors.some((error) => error.code === 'ELOCKCOMPROMISED'), 'the compromise report')
+  await until(
+    () => errors.some((error) => error.code === 'ERR_RECORDER_LOCK_COMPROMISED'),
+    'the compromise report',
+  )
   const second = rec.record('after')
   await expect(rec.flush()).resolves.toMatchObject({ uuid: second, count: 2 })
   expect(fs.existsSync(lockPathOf(rec.filePath))).toBe(true)
@@ -50,10 +53,13 @@ it('if the transcript changed while the lock was lost, the recorder stops for go
   fs.rmdirSync(lockPathOf(rec.filePath))
   // Another writer appends meanwhile.
   fs.appendFileSync(rec.filePath, '{"uuid":"other-writer"}\n')
-  await until(() => errors.some((error) => error.code === 'ELOCKCOMPROMISED'), 'the compromise report')
+  await until(
+    () => errors.some((error) => error.code === 'ERR_RECORDER_LOCK_COMPROMISED'),
+    'the compromise report',
+  )
   rec.record('after')
-  await expect(rec.flush()).rejects.toMatchObject({ code: 'ELOCKCOMPROMISED' })
-  await expect(rec.close()).rejects.toMatchObject({ code: 'ELOCKCOMPROMISED' })
+  await expect(rec.flush()).rejects.toMatchObject({ code: 'ERR_RECORDER_LOCK_COMPROMISED' })
+  await expect(rec.close()).rejects.toMatchObject({ code: 'ERR_RECORDER_LOCK_COMPROMISED' })
   const lines = fs.readFileSync(rec.filePath, 'utf8').trim().split('\n')
   expect(lines).toHaveLength(2)
   expect(lines[1]).toBe('{"uuid":"other-writer"}')

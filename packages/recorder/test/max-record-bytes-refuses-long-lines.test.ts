@@ -19,7 +19,7 @@ it('maxRecordBytes refuses a record whose line would be longer, in UTF-8 bytes, 
   })()
   expect(error).toBeInstanceOf(RecordTooLargeError)
   expect(error).toBeInstanceOf(InvalidRecordError)
-  expect(error).toMatchObject({ code: 'ERECORDTOOLARGE', maxRecordBytes: 8192 })
+  expect(error).toMatchObject({ code: 'ERR_RECORD_TOO_LARGE', maxRecordBytes: 8192 })
   expect((error as RecordTooLargeError).bytes).toBeGreaterThan(9000)
   expect(rec.lastUuid).toBe(kept)
   const next = rec.record('chat', { text: 'fits' })

@@ -82,7 +82,7 @@ describe('the .sessiontape/<sessionId>.meta.json sidecar follows the transcript,
     expect(summary).toMatchObject({ sessionId: 'meta-4', recordCount: 3, lastUuid: last })
   })
 
-  it('a sidecar that cannot be written is reported (EMETAFAILED) and never holds up close() or the transcript', async () => {
+  it('a sidecar that cannot be written is reported (ERR_RECORDER_META_FAILED) and never holds up close() or the transcript', async () => {
     const dir = await tempDir()
     // A directory where the sidecar should be: every write of it fails.
     fs.mkdirSync(metaPathOf(dir, 'meta-6'), { recursive: true })
@@ -97,7 +97,7 @@ describe('the .sessiontape/<sessionId>.meta.json sidecar follows the transcript,
     await rec.flush()
     await rec.close()
     expect(codes.length).toBeGreaterThan(0)
-    expect(new Set(codes)).toEqual(new Set(['EMETAFAILED']))
+    expect(new Set(codes)).toEqual(new Set(['ERR_RECORDER_META_FAILED']))
     expect(readTranscript(rec.filePath).map((r) => r.uuid)).toEqual([uuid])
   })
 

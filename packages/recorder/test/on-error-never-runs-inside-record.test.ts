@@ -34,13 +34,13 @@ it('a synchronous overflow drain that fails inside record() reports to onError o
       rec.record('event', { i, text: 'x'.repeat(200) })
     } catch (error) {
       // Once the drain failed, records past the bound are refused (typed); that is not what is tested here.
-      expect(error).toMatchObject({ code: 'EQUEUEFULL' })
+      expect(error).toMatchObject({ code: 'ERR_RECORDER_QUEUE_FULL' })
     }
     insideRecord = false
   }
   expect(fs.calls.writeSync).toBeGreaterThan(0)
   await new Promise((resolve) => setTimeout(resolve, 0))
-  expect(reports.map((report) => report.code)).toContain('EWRITEFAILED')
+  expect(reports.map((report) => report.code)).toContain('ERR_RECORDER_WRITE_FAILED')
   expect(reports.filter((report) => report.insideRecord)).toEqual([])
   await rec.close()
 })

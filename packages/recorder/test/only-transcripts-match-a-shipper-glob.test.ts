@@ -124,7 +124,10 @@ describe('only transcripts match `*.jsonl` and `*` in a sessions directory: the 
       const errors: RecorderError[] = []
       const rec = createRecorder({ dir, sessionId: 's1', onError: (error) => errors.push(error) })
       rec.record('event')
-      await expect(rec.ready()).rejects.toMatchObject({ code: 'ELOCKFAILED', cause: { code: 'ESIDECARDIR' } })
+      await expect(rec.ready()).rejects.toMatchObject({
+        code: 'ERR_RECORDER_LOCK_FAILED',
+        cause: { code: 'ERR_SIDECAR_DIR' },
+      })
       await rec.close().catch(() => {
         // The lock was never ours: closing reports the same failure.
       })
@@ -133,7 +136,7 @@ describe('only transcripts match `*.jsonl` and `*` in a sessions directory: the 
       const listed = (await listSessions(dir, { writeRebuiltMeta: true })).find(
         (s) => s.sessionId === 'other',
       )
-      expect(listed?.note).toMatch(/could not save it \(ESIDECARDIR\)/)
+      expect(listed?.note).toMatch(/could not save it \(ERR_SIDECAR_DIR\)/)
       expect(fs.readdirSync(elsewhere)).toEqual([])
     })
   })

@@ -53,8 +53,11 @@ describe('partial writes are continued from the right byte; EAGAIN/EBUSY/EINTR a
     const codes: string[] = []
     const rec = createRecorder({ dir, fs: seam, onError: (error) => codes.push(error.code) })
     const uuid = rec.record('a')
-    await expect(rec.flush()).rejects.toMatchObject({ code: 'EWRITEFAILED', unwrittenRecords: 1 })
-    expect(codes[0]).toBe('EWRITEFAILED')
+    await expect(rec.flush()).rejects.toMatchObject({
+      code: 'ERR_RECORDER_WRITE_FAILED',
+      unwrittenRecords: 1,
+    })
+    expect(codes[0]).toBe('ERR_RECORDER_WRITE_FAILED')
     failing = false
     await expect(rec.flush()).resolves.toEqual({ uuid, count: 1 })
     await rec.close()
@@ -72,7 +75,7 @@ describe('partial writes are continued from the right byte; EAGAIN/EBUSY/EINTR a
     })
     const rec = createRecorder({ dir, fs: seam, onError: () => {} })
     rec.record('a')
-    await expect(rec.flush()).rejects.toMatchObject({ code: 'EWRITEFAILED' })
+    await expect(rec.flush()).rejects.toMatchObject({ code: 'ERR_RECORDER_WRITE_FAILED' })
     zero = false
     await rec.close()
     expect(readTranscript(rec.filePath)).toHaveLength(1)

@@ -9,7 +9,7 @@ import { withTempDir } from './helpers/records.js'
 const packageDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 
 describe('resuming a session that another live process holds fails with SessionLockedError', () => {
-  it('rejects ready() with ESESSIONLOCKED and neither repairs nor writes the held transcript', async () => {
+  it('rejects ready() with ERR_SESSION_LOCKED and neither repairs nor writes the held transcript', async () => {
     await withTempDir(async (dir) => {
       const holder = spawn(
         process.execPath,
@@ -40,7 +40,7 @@ describe('resuming a session that another live process holds fails with SessionL
           (error: unknown) => error,
         )
         expect(failure).toBeInstanceOf(SessionLockedError)
-        expect(failure).toMatchObject({ code: 'ESESSIONLOCKED' })
+        expect(failure).toMatchObject({ code: 'ERR_SESSION_LOCKED' })
         await second.close().catch(() => {})
         expect(await readFile(file)).toEqual(before)
       } finally {

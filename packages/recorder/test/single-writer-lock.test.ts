@@ -7,7 +7,7 @@ import { tempDir } from './support/temp-dir.js'
 import { readTranscript } from './support/transcript.js'
 
 describe('single writer per session: a second writer gets SessionLockedError and writes nothing', () => {
-  it('another process holds the session: ready(), flush() and onError all report ESESSIONLOCKED; its file is untouched', async () => {
+  it('another process holds the session: ready(), flush() and onError all report ERR_SESSION_LOCKED; its file is untouched', async () => {
     const dir = await tempDir()
     const holder = startFixture('hold-session', [dir, 'shared'])
     const done = finished(holder)
@@ -19,9 +19,9 @@ describe('single writer per session: a second writer gets SessionLockedError and
     second.record('intruder', { n: 2 })
     const ready = await second.ready().catch((error: unknown) => error)
     expect(ready).toBeInstanceOf(SessionLockedError)
-    expect(ready).toMatchObject({ code: 'ESESSIONLOCKED', sessionId: 'shared' })
-    await expect(second.flush()).rejects.toMatchObject({ code: 'ESESSIONLOCKED', unwrittenRecords: 2 })
-    expect(errors.map((error) => error.code)).toEqual(['ESESSIONLOCKED'])
+    expect(ready).toMatchObject({ code: 'ERR_SESSION_LOCKED', sessionId: 'shared' })
+    await expect(second.flush()).rejects.toMatchObject({ code: 'ERR_SESSION_LOCKED', unwrittenRecords: 2 })
+    expect(errors.map((error) => error.code)).toEqual(['ERR_SESSION_LOCKED'])
     expect((ready as Error).message).toMatch(/locked by another writer/)
     await expect(second.close()).rejects.toBeInstanceOf(SessionLockedError)
 
@@ -39,7 +39,7 @@ describe('single writer per session: a second writer gets SessionLockedError and
     first.record('first')
     const second = createRecorder({ dir, sessionId: 'one', onError: () => {} })
     second.record('second')
-    await expect(second.ready()).rejects.toMatchObject({ code: 'ESESSIONLOCKED' })
+    await expect(second.ready()).rejects.toMatchObject({ code: 'ERR_SESSION_LOCKED' })
     await first.close()
     await second.close().catch(() => {})
     const third = createRecorder({ dir, sessionId: 'one', resume: true })
@@ -123,7 +123,7 @@ describe('single writer per session: a second writer gets SessionLockedError and
       lockStaleMs: 2000,
       onError: () => {},
     })
-    await expect(early.ready()).rejects.toMatchObject({ code: 'ESESSIONLOCKED' })
+    await expect(early.ready()).rejects.toMatchObject({ code: 'ERR_SESSION_LOCKED' })
     await early.close().catch(() => {})
 
     // proper-lockfile rounds the lock's mtime up to the next second, so staleness can take up to 1 s more.

@@ -64,7 +64,7 @@ describe('a line too long to decode is skipped unread and reported; the records 
       const text = `${A}\n${'x'.repeat(150_000)}\n${C}\n{"torn`
       await writeFile(file, text)
       await expect(repairTranscript(file, { maxLineBytes: MAX_LINE_BYTES })).rejects.toMatchObject({
-        code: 'ELINETOOLONG',
+        code: 'ERR_LINE_TOO_LONG',
       })
       expect(await readFile(file, 'utf8')).toBe(text)
       expect(await readdir(dir)).toEqual(['s1.jsonl'])

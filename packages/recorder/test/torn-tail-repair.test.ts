@@ -58,7 +58,7 @@ describe.for(variants)('$name repairs a torn tail append-only, as a resume does'
       const file = path.join(dir, 'other.jsonl')
       const foreign = '{"parentUuid":null,"type":"user","message":{}}\n{"half":'
       await writeFile(file, foreign)
-      await expect(repair(file)).rejects.toMatchObject({ code: 'EFOREIGNFILE' })
+      await expect(repair(file)).rejects.toMatchObject({ code: 'ERR_FOREIGN_FILE' })
       expect(await readFile(file, 'utf8')).toBe(foreign)
     })
   })

@@ -22,7 +22,7 @@ describe('a transcript deleted, renamed, replaced or truncated while open: repor
     const second = rec.record('second')
     await rec.flush()
     await rec.close()
-    expect(codes).toEqual(['ETRANSCRIPTREPLACED'])
+    expect(codes).toEqual(['ERR_TRANSCRIPT_REPLACED'])
     const records = readTranscript(rec.filePath)
     expect(records.map((r) => r.uuid)).toEqual([second])
     expect(records[0]!.parentUuid).toBe(first)
@@ -46,7 +46,7 @@ describe('a transcript deleted, renamed, replaced or truncated while open: repor
     await rec.flush()
     // No waiting for the next periodic check: flush() itself checked, found the path empty and carried.
     expect(readTranscript(rec.filePath).map((r) => r.uuid)).toEqual([first, second])
-    expect(codes).toEqual(['ETRANSCRIPTREPLACED'])
+    expect(codes).toEqual(['ERR_TRANSCRIPT_REPLACED'])
     await rec.close()
     expect(readTranscript(rec.filePath).map((r) => r.uuid)).toEqual([first, second])
   })
@@ -65,7 +65,7 @@ describe('a transcript deleted, renamed, replaced or truncated while open: repor
 
     const second = rec.record('second')
     await rec.close()
-    expect(codes).toEqual(['ETRANSCRIPTREPLACED'])
+    expect(codes).toEqual(['ERR_TRANSCRIPT_REPLACED'])
     expect(readTranscript(rec.filePath).map((r) => r.uuid)).toEqual([first, second])
     expect(readTranscript(moved).map((r) => r.type)).toEqual(['first'])
   })
@@ -87,7 +87,7 @@ describe('a transcript deleted, renamed, replaced or truncated while open: repor
     for (let i = 200; i < 300; i++) uuids.push(rec.record('chat', { i }))
     await rec.flush()
     await rec.close()
-    expect(codes).toEqual(['ETRANSCRIPTREPLACED'])
+    expect(codes).toEqual(['ERR_TRANSCRIPT_REPLACED'])
     expect(readTranscript(rec.filePath).map((r) => r.uuid)).toEqual(uuids)
   })
 
@@ -121,7 +121,7 @@ describe('a transcript deleted, renamed, replaced or truncated while open: repor
     const third = rec.record('third')
     await rec.flush()
     await rec.close()
-    expect(errors.map((error) => error.code)).toEqual(['ETRANSCRIPTTRUNCATED'])
+    expect(errors.map((error) => error.code)).toEqual(['ERR_TRANSCRIPT_TRUNCATED'])
     expect(errors[0]!.message).toMatch(/1 record\(s\) already written were lost/)
     const lines = (await fs.readFile(rec.filePath, 'utf8')).split('\n')
     expect(lines).toHaveLength(4)
@@ -130,7 +130,7 @@ describe('a transcript deleted, renamed, replaced or truncated while open: repor
     expect(JSON.parse(lines[2]!)).toMatchObject({ uuid: third })
   })
 
-  it('a file that is not ours put at the path is never written: EFOREIGNFILE, flush() rejects, the records stay queued', async () => {
+  it('a file that is not ours put at the path is never written: ERR_FOREIGN_FILE, flush() rejects, the records stay queued', async () => {
     const dir = await tempDir()
     const codes: string[] = []
     const rec = createRecorder({ dir, fileCheckIntervalMs: 0, onError: (error) => codes.push(error.code) })
@@ -140,9 +140,9 @@ describe('a transcript deleted, renamed, replaced or truncated while open: repor
     await fs.writeFile(`${rec.filePath}.tmp`, foreign)
     await fs.rename(`${rec.filePath}.tmp`, rec.filePath)
     rec.record('second')
-    await expect(rec.flush()).rejects.toMatchObject({ code: 'EFOREIGNFILE', unwrittenRecords: 1 })
+    await expect(rec.flush()).rejects.toMatchObject({ code: 'ERR_FOREIGN_FILE', unwrittenRecords: 1 })
     expect(await fs.readFile(rec.filePath, 'utf8')).toBe(foreign)
-    expect(codes).toContain('EFOREIGNFILE')
+    expect(codes).toContain('ERR_FOREIGN_FILE')
     // Put back out of the way, the session goes on in a new file.
     await fs.unlink(rec.filePath)
     await rec.close()

@@ -34,9 +34,13 @@ describe('failures are never silent and never poison the session', () => {
     for (let i = 0; i < 5; i++) uuids.push(rec.record('while-full', { i }))
     const rejected = await rec.flush().catch((error: unknown) => error)
     expect(rejected).toBeInstanceOf(RecorderError)
-    expect(rejected).toMatchObject({ code: 'EWRITEFAILED', unwrittenRecords: 5, sessionId: rec.sessionId })
+    expect(rejected).toMatchObject({
+      code: 'ERR_RECORDER_WRITE_FAILED',
+      unwrittenRecords: 5,
+      sessionId: rec.sessionId,
+    })
     expect((rejected as Error).message).toMatch(/5 record\(s\)/)
-    expect(errors[0]).toMatchObject({ code: 'EWRITEFAILED', cause: { code: 'ENOSPC' } })
+    expect(errors[0]).toMatchObject({ code: 'ERR_RECORDER_WRITE_FAILED', cause: { code: 'ENOSPC' } })
     // It keeps retrying on its own, reporting each failed attempt.
     await until(() => errors.length >= 3, 'three reported attempts')
     expect(rec.stats()).toMatchObject({ pendingRecords: 5, persisted: 2 })
@@ -67,7 +71,10 @@ describe('failures are never silent and never poison the session', () => {
     })
     const rec = createRecorder({ dir, fs: seam, onError: () => {} })
     const uuids = Array.from({ length: 10 }, (_, i) => rec.record('chat', { i, text: 'w'.repeat(100) }))
-    await expect(rec.flush()).rejects.toMatchObject({ code: 'EWRITEFAILED', cause: { code: 'EIO' } })
+    await expect(rec.flush()).rejects.toMatchObject({
+      code: 'ERR_RECORDER_WRITE_FAILED',
+      cause: { code: 'EIO' },
+    })
     await until(() => rec.stats().persisted === 10, 'the retried write')
     await rec.close()
     expect(readTranscript(rec.filePath).map((r) => r.uuid)).toEqual(uuids)
@@ -90,7 +97,7 @@ describe('failures are never silent and never poison the session', () => {
     const rec = createRecorder({ dir, fs: seam, onError: (error) => codes.push(error.code) })
     const uuid = rec.record('event')
     await until(() => rec.stats().persisted === 1, 'the record after the mkdir retries')
-    expect(codes.slice(0, 2)).toEqual(['EDIRFAILED', 'EDIRFAILED'])
+    expect(codes.slice(0, 2)).toEqual(['ERR_RECORDER_DIR_FAILED', 'ERR_RECORDER_DIR_FAILED'])
     expect(seam.calls.mkdir).toBe(3)
     await rec.close()
     expect(readTranscript(rec.filePath).map((r) => r.uuid)).toEqual([uuid])
@@ -113,7 +120,7 @@ describe('failures are never silent and never poison the session', () => {
     await fs.rm(dir, { recursive: true })
     const during = rec.record('after-removal')
     await rec.flush()
-    expect(codes).toContain('ETRANSCRIPTREPLACED')
+    expect(codes).toContain('ERR_TRANSCRIPT_REPLACED')
     const after = rec.record('after')
     await rec.close()
 
@@ -141,7 +148,10 @@ describe('failures are never silent and never poison the session', () => {
     const rec = createRecorder({ dir, fs: seam, onError: () => {} })
     await rec.ready()
     const uuids = [rec.record('a'), rec.record('b')]
-    await expect(rec.flush()).rejects.toMatchObject({ code: 'EWRITEFAILED', cause: { code: 'EBADF' } })
+    await expect(rec.flush()).rejects.toMatchObject({
+      code: 'ERR_RECORDER_WRITE_FAILED',
+      cause: { code: 'EBADF' },
+    })
     await until(() => rec.stats().persisted === 2, 'the write after reopening')
     expect(seam.calls.open).toBe(2)
     await rec.close()
@@ -167,7 +177,7 @@ describe('failures are never silent and never poison the session', () => {
       await until(() => warnings.length > 0, 'a warning')
       await new Promise((resolve) => setTimeout(resolve, 150))
       expect(warnings).toHaveLength(1)
-      expect(warnings[0]).toMatchObject({ code: 'EWRITEFAILED' })
+      expect(warnings[0]).toMatchObject({ code: 'ERR_RECORDER_WRITE_FAILED' })
       failing = false
       await rec.close()
     } finally {

@@ -2,6 +2,15 @@
 export type ShutdownErrorCode =
   'ERR_CLEANUP_TIMEOUT' | 'ERR_CLEANUP_STALLED' | 'ERR_SHUTDOWN_DEADLINE' | 'ERR_SHUTDOWN_FORCED'
 
+/**
+ * A bad argument or option of this package's API: a `TypeError` thrown at the call, before anything
+ * happened. Same convention as the other sessiontape packages (`ERR_<PACKAGE>_INVALID_ARGUMENT`).
+ */
+export class ShutdownArgumentError extends TypeError {
+  override readonly name: string = 'ShutdownArgumentError'
+  readonly code = 'ERR_SHUTDOWN_INVALID_ARGUMENT'
+}
+
 /** Base class of every error this package creates (never thrown at callers: used as abort reasons and in reports). */
 export class ShutdownError extends Error {
   readonly code: ShutdownErrorCode

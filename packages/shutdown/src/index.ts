@@ -20,6 +20,7 @@ export {
 } from './default-shutdown.js'
 export { formatReport } from './format-report.js'
 export {
+  ShutdownArgumentError,
   ShutdownError,
   CleanupTimeoutError,
   CleanupStalledError,

@@ -1,3 +1,4 @@
+import { ShutdownArgumentError } from './errors.js'
 /**
  * Option names of the libraries people move here from, with what each is called in this package, so a
  * `{ wait: 300 }` (exit-hook) or `{ delay: 500 }` (close-with-grace) is answered instead of ignored.
@@ -44,7 +45,7 @@ export function assertKnownKeys(
   for (const key of Object.keys(options)) {
     if (known.includes(key)) continue
     const hint = Object.hasOwn(foreign, key) ? foreign[key] : nearestHint(key, known)
-    throw new TypeError(`Unknown option \`${key}\` in ${where}: ${hint}`)
+    throw new ShutdownArgumentError(`Unknown option \`${key}\` in ${where}: ${hint}`)
   }
 }
 

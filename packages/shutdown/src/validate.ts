@@ -1,3 +1,4 @@
+import { ShutdownArgumentError } from './errors.js'
 import { isShutdownSignal, type ShutdownSignal } from './exit-codes.js'
 
 // setTimeout clamps anything above 2^31 - 1 ms to 1 ms; refuse it instead of firing at once.
@@ -16,7 +17,7 @@ function describe(value: unknown): string {
 }
 
 function fail(name: string, expected: string, value: unknown): never {
-  throw new TypeError(`Expected \`${name}\` to be ${expected}, got ${describe(value)}`)
+  throw new ShutdownArgumentError(`Expected \`${name}\` to be ${expected}, got ${describe(value)}`)
 }
 
 /** A timeout in milliseconds: a positive finite number no larger than setTimeout accepts. */

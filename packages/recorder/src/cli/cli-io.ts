@@ -40,9 +40,9 @@ export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode]
 export class CliError extends Error {
   override readonly name = 'CliError'
   readonly exitCode: ExitCode
-  /** Stable code for `--json` error output (`EUSAGE`, `ENOENT`, `EFOREIGNFILE`, …). */
+  /** Stable code for `--json` error output (`ERR_USAGE`, `ENOENT`, `ERR_FOREIGN_FILE`, …). */
   readonly code: string
-  constructor(message: string, exitCode: ExitCode = ExitCode.UNREADABLE, code = 'EUSAGE') {
+  constructor(message: string, exitCode: ExitCode = ExitCode.UNREADABLE, code = 'ERR_USAGE') {
     super(message)
     this.exitCode = exitCode
     this.code = code

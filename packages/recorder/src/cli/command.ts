@@ -76,6 +76,6 @@ export function formatOption(command: string, value: string | boolean | undefine
   throw new CliError(
     `sessiontape ${command}: unknown --format ${JSON.stringify(given)}; expected auto, ${TRANSCRIPT_FORMATS.join(', ')}`,
     ExitCode.UNREADABLE,
-    'EUSAGE',
+    'ERR_USAGE',
   )
 }

@@ -72,7 +72,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<ExitCo
     if (error instanceof CliError) return fail(io, error, json)
     const code = (error as NodeJS.ErrnoException).code
     const message = `sessiontape ${name}: ${error instanceof Error ? error.message : String(error)}${code === undefined ? '' : ` (${code})`}`
-    return fail(io, new CliError(message, ExitCode.UNREADABLE, code ?? 'EUNREADABLE'), json)
+    return fail(io, new CliError(message, ExitCode.UNREADABLE, code ?? 'ERR_UNREADABLE'), json)
   }
 }
 

@@ -10,7 +10,7 @@ export async function requireFile(command: string, given: string | undefined): P
     throw new CliError(
       `sessiontape ${command}: ${describeStatError(given, error, 'file')}`,
       ExitCode.UNREADABLE,
-      error.code ?? 'EUNREADABLE',
+      error.code ?? 'ERR_UNREADABLE',
     )
   })
   if (info.isDirectory()) {
@@ -25,7 +25,7 @@ export async function requireFile(command: string, given: string | undefined): P
     throw new CliError(
       `sessiontape ${command}: ${given} is not a regular file`,
       ExitCode.UNREADABLE,
-      'ENOTFILE',
+      'ERR_NOT_A_FILE',
     )
   }
   return path.resolve(given)
@@ -39,7 +39,7 @@ export async function requireDirectory(command: string, given: string | undefine
     throw new CliError(
       `sessiontape ${command}: ${describeStatError(given, error, 'directory')}`,
       ExitCode.UNREADABLE,
-      error.code ?? 'EUNREADABLE',
+      error.code ?? 'ERR_UNREADABLE',
     )
   })
   if (!info.isDirectory()) {

@@ -1,3 +1,4 @@
+import { SessiontapeError } from '../errors.js'
 import { randomBytes } from 'node:crypto'
 import { link, lstat, open, rm, stat, type FileHandle } from 'node:fs/promises'
 import path from 'node:path'
@@ -64,7 +65,7 @@ const NEWLINE = Buffer.from('\n')
 const LINK_KINDS: ReadonlySet<ReadProblem['kind']> = new Set(['orphan', 'duplicate-uuid', 'cycle'])
 
 function refusal(message: string, code: string): Error {
-  return Object.assign(new Error(message), { code })
+  return new SessiontapeError(code, message)
 }
 
 /**
@@ -76,8 +77,8 @@ function refusal(message: string, code: string): Error {
  *   glued records split onto their own lines, NUL runs removed, every intact line kept byte for byte. The
  *   transcript itself is not touched: switching to the copy is the user's move (see `sessiontape repair`).
  *
- * Refuses (code `EFOREIGNFILE`, nothing written, in a dry run too) a file that is not ours, (code
- * `ENORECORDS`) a copy that would keep no record, and (code `ESYMLINK`) to append through a symlink. Memory stays flat: the lines are streamed.
+ * Refuses (code `ERR_FOREIGN_FILE`, nothing written, in a dry run too) a file that is not ours, (code
+ * `ERR_REPAIR_NO_RECORDS`) a copy that would keep no record, and (code `ERR_REPAIR_SYMLINK`) to append through a symlink. Memory stays flat: the lines are streamed.
  */
 export async function repairTranscript(
   filePath: string,
@@ -102,7 +103,7 @@ export async function repairTranscript(
     // Its bytes were never read (too long to hold), so they could not be copied: refuse.
     throw refusal(
       `line ${scan.tooLong.line} of ${filePath} is ${scan.tooLong.length} bytes long, too long to read; nothing was changed`,
-      'ELINETOOLONG',
+      'ERR_LINE_TOO_LONG',
     )
   }
   if (action === 'none' || dryRun) {
@@ -115,7 +116,7 @@ export async function repairTranscript(
     if ((await lstat(filePath)).isSymbolicLink()) {
       throw refusal(
         `${filePath} is a symlink; repair the file it points to, or write a repaired copy with --out. Nothing was changed.`,
-        'ESYMLINK',
+        'ERR_REPAIR_SYMLINK',
       )
     }
     // Append-only, in place: a shipper tailing the file ships the `recovered` record, nothing twice.
@@ -126,7 +127,7 @@ export async function repairTranscript(
   if (records === 0) {
     throw refusal(
       `no record of ${filePath} could be kept, so a repaired copy would be empty; nothing was written`,
-      'ENORECORDS',
+      'ERR_REPAIR_NO_RECORDS',
     )
   }
   const outPath = await writeCopy(filePath, before, options)
@@ -162,7 +163,7 @@ async function writeCopy(
     if (after.size !== before.size || after.mtimeMs !== before.mtimeMs || after.ino !== before.ino) {
       throw refusal(
         `${filePath} changed while it was being repaired; no copy was written. Try again.`,
-        'ETRANSCRIPTCHANGED',
+        'ERR_TRANSCRIPT_CHANGED',
       )
     }
     await output.chmod(before.mode & 0o777)
@@ -223,7 +224,7 @@ async function copyLines(
         if (writer !== undefined) {
           throw refusal(
             `line ${entry.line} of ${filePath} is ${entry.length} bytes long, too long to read; nothing was changed`,
-            'ELINETOOLONG',
+            'ERR_LINE_TOO_LONG',
           )
         }
         tooLong ??= { line: entry.line, length: entry.length }

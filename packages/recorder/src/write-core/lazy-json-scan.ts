@@ -1,10 +1,13 @@
 /**
  * Strings at least this long (UTF-16 code units) are held by reference in a queued record and escaped later,
- * a slice per write, instead of inside `record()`. 64 Ki units escape in well under a millisecond, so the
- * synchronous part of `record()` never escapes more than that per string; chat-sized records (≈1 KB) have
- * no such string and keep the single native `JSON.stringify`.
+ * a slice per write, instead of inside `record()`. 8 Mi units: below that, native `JSON.stringify` at
+ * `record()` (a few ms for 2.5 MB) plus batched 4 MiB writes keeps up with a producer of big tool results
+ * every loop turn; the lazy path writes such a record alone, in 1 Mi slices, and measured on the `big`
+ * workload (2.5 MB records) it fell behind until the 64 MiB queue bound forced synchronous drains (loop max
+ * 95–109 ms, 29–153 sync calls, with 64 Ki and 256 Ki–4 Mi thresholds/slices). Strings of 10–100 MB, where
+ * native stringify costs 20–400 ms, are what the lazy path is for. Chat-sized records never reach it.
  */
-export const BIG_STRING_CHARS = 64 * 1024
+export const BIG_STRING_CHARS = 8 * 1024 * 1024
 
 // The scans are only hints (the serializer that follows is exact on its own), so they may give up. The
 // cheap scan every record pays for answers "maybe" past MAX_DEPTH or QUICK_CONTAINERS containers; the

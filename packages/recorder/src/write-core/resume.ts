@@ -30,7 +30,7 @@ export interface TornRange {
 
 /**
  * Reads the tail of the transcript to resume (bounded: its cost depends on the last record's size, not the
- * file's). Throws `ERESUMEFAILED` if it cannot be read and `EFOREIGNFILE` if it is not ours — a file we did
+ * file's). Throws `ERR_RECORDER_RESUME_FAILED` if it cannot be read and `ERR_FOREIGN_FILE` if it is not ours — a file we did
  * not write is never written, so it is refused before anything is queued or locked.
  */
 export function inspectForResume(

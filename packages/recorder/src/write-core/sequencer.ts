@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
 
-import { InvalidRecordError, RecorderClosedError } from '../errors.js'
+import { InvalidRecordError, RecorderClosedError, type RecorderErrorDetails } from '../errors.js'
 import { isoTimestamp } from '../iso-timestamp.js'
 import type { RecordOptions } from '../recorder-api.js'
 import type { RecordQueue } from '../record-queue.js'
@@ -20,6 +20,8 @@ export class Sequencer {
   readonly #sessionId: string
   // Fields a writer profile adds to every line, and the metadata types that never become a parent.
   readonly #rules: ProfileRules
+  // The session's details for a RecorderClosedError (the facade knows the path and the unwritten count).
+  readonly #details: () => RecorderErrorDetails
   #lastUuid: string | null
   #recorded = 0
   #accepting = true
@@ -30,7 +32,9 @@ export class Sequencer {
     redact: ((record: SessionRecord) => Record<string, unknown>) | undefined,
     resumedUuid: string | null,
     rules: ProfileRules = SESSIONTAPE_RULES,
+    details: () => RecorderErrorDetails = () => ({ sessionId, filePath: '', unwrittenRecords: 0 }),
   ) {
+    this.#details = details
     this.#rules = rules
     this.#queue = queue
     this.#sessionId = sessionId
@@ -64,7 +68,8 @@ export class Sequencer {
   prepare(type: unknown, data: unknown, options: RecordOptions | undefined): Prepared {
     if (!this.#accepting) {
       throw new RecorderClosedError(
-        `Cannot record "${String(type)}": the recorder of session "${this.#sessionId}" is closed`,
+        `Cannot record "${safeString(type)}": the recorder of session "${this.#sessionId}" is closed`,
+        this.#details(),
       )
     }
     if (typeof type !== 'string' || type.length === 0) {

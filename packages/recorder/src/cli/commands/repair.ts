@@ -65,7 +65,7 @@ through, a line too long): the file is untouched.
     }
     const repair = () =>
       repairTranscript(filePath, options).catch((error: NodeJS.ErrnoException) => {
-        const code = error.code ?? 'EREPAIRFAILED'
+        const code = error.code ?? 'ERR_REPAIR_FAILED'
         const exit = REFUSALS.has(code) ? ExitCode.REFUSED : ExitCode.UNREADABLE
         throw new CliError(`sessiontape repair: ${error.message}`, exit, code)
       })
@@ -84,7 +84,7 @@ through, a line too long): the file is untouched.
         `sessiontape repair: ${filePath} is being recorded by a live process (its lock ${lockPathOf(filePath)} is held).\n` +
           'Stop that process first, or write a repaired snapshot elsewhere with --out <path>.',
         ExitCode.PROBLEMS,
-        'ESESSIONLOCKED',
+        'ERR_SESSION_LOCKED',
       )
     }
     const report = locked.value
@@ -95,7 +95,12 @@ through, a line too long): the file is untouched.
 }
 
 /** Refusals: the file was not changed because changing it would be wrong, not because something failed. */
-const REFUSALS = new Set(['EFOREIGNFILE', 'ENORECORDS', 'ESYMLINK', 'ELINETOOLONG'])
+const REFUSALS = new Set([
+  'ERR_FOREIGN_FILE',
+  'ERR_REPAIR_NO_RECORDS',
+  'ERR_REPAIR_SYMLINK',
+  'ERR_LINE_TOO_LONG',
+])
 
 function describe(report: TranscriptRepair, dryRun: boolean): string {
   const file = displayLine(report.filePath)

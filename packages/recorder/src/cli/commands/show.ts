@@ -116,7 +116,7 @@ function noLeaf(leaf: string, filePath: string): CliError {
   return new CliError(
     `sessiontape show: no record with uuid ${JSON.stringify(leaf)} in ${filePath}`,
     ExitCode.UNREADABLE,
-    'ENOLEAF',
+    'ERR_NO_LEAF',
   )
 }
 

@@ -60,7 +60,7 @@ Exit codes: 0 done or stopped, 2 unreadable.
       throw new CliError(
         `sessiontape tail: expected -n to be a non-negative integer, got ${JSON.stringify(lines)}`,
         ExitCode.UNREADABLE,
-        'EUSAGE',
+        'ERR_USAGE',
       )
     }
     const filePath = await requireFile('tail', positionals[0])
@@ -69,7 +69,7 @@ Exit codes: 0 done or stopped, 2 unreadable.
       throw new CliError(
         `sessiontape tail: ${displayLine(filePath)} is one JSON document (Gemini CLI's older format), not lines to follow; use: sessiontape show ${displayLine(filePath)}`,
         ExitCode.UNREADABLE,
-        'ENOTLINES',
+        'ERR_NOT_LINES',
       )
     }
     await followFile(
