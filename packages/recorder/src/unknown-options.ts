@@ -24,7 +24,9 @@ const EQUIVALENTS: Readonly<Record<string, string>> = {
 }
 
 /** Throws a TypeError for the first key of `options` that is not in `known`. */
-export function rejectUnknownOptions(options: object, known: readonly string[], what: string): void {
+export function rejectUnknownOptions(options: unknown, known: readonly string[], what: string): void {
+  // A missing bag is the defaults; a non-object one is each caller's own type error to report.
+  if (options === null || typeof options !== 'object') return
   for (const key of Object.keys(options)) {
     if (known.includes(key)) continue
     const equivalent = EQUIVALENTS[key]

@@ -1,6 +1,17 @@
 import { describe, expect, it } from 'vitest'
 
-import { createRecorder, type RecorderOptions } from '../src/index.js'
+import path from 'node:path'
+
+import {
+  createRecorder,
+  inspectTailSync,
+  listSessions,
+  readSession,
+  repairTornTail,
+  repairTranscript,
+  streamRecords,
+  type RecorderOptions,
+} from '../src/index.js'
 import { tempDir } from './support/temp-dir.js'
 
 describe('createRecorder() rejects options it would not read', () => {
@@ -47,5 +58,36 @@ describe('createRecorder() rejects options it would not read', () => {
     expect(() => createRecorder({ dir, exitDrainMs } as unknown as RecorderOptions)).toThrow(
       /Expected `exitDrainMs` to be an integer >= 0/,
     )
+  })
+})
+
+describe('every other options bag of the recorder package rejects keys it would not read', () => {
+  it('record() options: an unknown key is an InvalidRecordError and nothing is recorded', async () => {
+    const dir = await tempDir()
+    const rec = createRecorder({ dir, meta: false })
+    expect(() => rec.record('x', {}, { parentUUID: null } as unknown as { parentUuid: null })).toThrow(
+      /Unknown record option `parentUUID`/,
+    )
+    expect(rec.stats().recorded).toBe(0)
+    await rec.close()
+  })
+
+  it.for([
+    ['readSession', (file: string) => readSession(file, { maxBytes: 1 } as never)],
+    [
+      'streamRecords',
+      (file: string) =>
+        Promise.resolve().then(() => streamRecords(file, { onproblem: () => {} } as never).next()),
+    ],
+    ['listSessions', (file: string) => listSessions(path.dirname(file), { rebuild: true } as never)],
+    ['repairTranscript', (file: string) => repairTranscript(file, { dryrun: true } as never)],
+    [
+      'inspectTailSync',
+      (file: string) => Promise.resolve().then(() => inspectTailSync(file, { max: 1 } as never)),
+    ],
+    ['repairTornTail', (file: string) => repairTornTail(file, { length: 1 } as never)],
+  ] as const)('%s', async ([, call]) => {
+    const dir = await tempDir()
+    await expect(call(path.join(dir, 's.jsonl'))).rejects.toThrow(/Unknown option/)
   })
 })

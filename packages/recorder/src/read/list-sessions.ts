@@ -8,6 +8,7 @@ import { checkFormat, type FormatOption, type TranscriptFormat } from './formats
 import { saveRebuiltMeta } from './save-rebuilt-meta.js'
 import { findMeta } from './find-meta.js'
 import { rebuildMeta } from './session-meta.js'
+import { rejectUnknownOptions } from '../unknown-options.js'
 
 /** One session as {@link listSessions} reports it. */
 export interface SessionSummary {
@@ -71,6 +72,7 @@ export async function listSessions(
   dir: string,
   options: ListSessionsOptions = {},
 ): Promise<SessionSummary[]> {
+  rejectUnknownOptions(options, ['writeRebuiltMeta', 'staleMetaMs', 'format'], 'listSessions()')
   if (typeof dir !== 'string' || dir.length === 0) {
     throw new TypeError(
       `Expected \`dir\` to be a non-empty string, got \`${describeValue(dir)}\` (${typeof dir})`,

@@ -13,6 +13,7 @@ import {
 import { LinkIndex, type EarlierSessionLink } from './link-index.js'
 import type { ReadProblem } from './problem.js'
 import type { RecoveredTornLine } from './recovered-line.js'
+import { rejectUnknownOptions } from '../unknown-options.js'
 
 export interface ReadSessionResult {
   /** The format the file was read as (recognised from its content unless `format` was given). */
@@ -70,6 +71,7 @@ export async function readSession(
   filePath: string,
   options: ReadSessionOptions = {},
 ): Promise<ReadSessionResult> {
+  rejectUnknownOptions(options, ['signal', 'format', 'maxLineBytes'], 'readSession()')
   const signal = checkSignal(options?.signal)
   const format = await resolveFormat(filePath, checkFormat(options?.format))
   const records: SessionRecord[] = []

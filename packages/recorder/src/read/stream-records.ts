@@ -6,6 +6,7 @@ import { resolveFormat } from './formats/resolve-format.js'
 import { checkFormat, type FormatOption, type TranscriptFormat } from './formats/transcript-format.js'
 import type { ReadProblem } from './problem.js'
 import type { RecoveredTornLine } from './recovered-line.js'
+import { rejectUnknownOptions } from '../unknown-options.js'
 
 export interface StreamRecordsOptions {
   /**
@@ -45,6 +46,11 @@ export function streamRecords(
   filePath: string,
   options: StreamRecordsOptions = {},
 ): AsyncGenerator<SessionRecord, void, undefined> {
+  rejectUnknownOptions(
+    options,
+    ['onProblem', 'onRecovered', 'onMetadata', 'onFormat', 'format', 'signal', 'maxLineBytes'],
+    'streamRecords()',
+  )
   // Validated here, not inside the generator, so misuse throws at the call rather than at the first next().
   const onProblem = checkCallback('onProblem', options?.onProblem)
   const onRecovered = checkCallback('onRecovered', options?.onRecovered)

@@ -1,6 +1,7 @@
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs'
 import type { SessionRecord } from '../record-format.js'
 import { parseLine, type LineSink } from '../read/parse-line.js'
+import { rejectUnknownOptions } from '../unknown-options.js'
 
 /** What the end of a transcript looks like, as {@link inspectTailSync} found it. */
 export interface TailInspection {
@@ -49,6 +50,7 @@ const NEWLINE = 0x0a
  * many bytes after it are torn. Synchronous and read-only: a recorder calls it once while resuming.
  */
 export function inspectTailSync(filePath: string, options: InspectTailOptions = {}): TailInspection {
+  rejectUnknownOptions(options, ['maxBytes'], 'inspectTailSync()')
   const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES
   if (!(typeof maxBytes === 'number' && maxBytes >= 1 && Number.isFinite(maxBytes))) {
     throw new TypeError(

@@ -9,6 +9,7 @@ import { recoveredRecord } from '../write-core/resume.js'
 import { lineOf } from '../serialize-record.js'
 import * as io from '../write-core/io.js'
 import { inspectTailSync } from './inspect-tail.js'
+import { rejectUnknownOptions } from '../unknown-options.js'
 
 export interface RepairTornTailOptions {
   /**
@@ -107,6 +108,7 @@ function sessionIdOf(filePath: string): string {
 }
 
 function checkValidLength(options: RepairTornTailOptions): void {
+  rejectUnknownOptions(options, ['validLength'], 'repairTornTail()')
   const validLength: unknown = options?.validLength
   if (validLength === undefined) return
   if (!(typeof validLength === 'number' && Number.isSafeInteger(validLength) && validLength >= 0)) {

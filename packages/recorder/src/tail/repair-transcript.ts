@@ -13,6 +13,7 @@ import { ensureSidecarDir } from '../sidecar-dir.js'
 import { repairTornTailSync } from './repair-torn-tail.js'
 import { SIDECAR_NAME_ATTEMPTS, sidecarPathFor } from './sidecar-name.js'
 import { syncDirectory } from './sync-directory.js'
+import { rejectUnknownOptions } from '../unknown-options.js'
 
 export interface RepairTranscriptOptions {
   /**
@@ -84,6 +85,7 @@ export async function repairTranscript(
   filePath: string,
   options: RepairTranscriptOptions = {},
 ): Promise<TranscriptRepair> {
+  rejectUnknownOptions(options, ['out', 'dryRun', 'maxLineBytes'], 'repairTranscript()')
   const before = await stat(filePath)
   const owner = await fileOwnership(filePath)
   const none = { filePath, action: 'none', outPath: filePath, changed: false, recoveredUuid: null } as const

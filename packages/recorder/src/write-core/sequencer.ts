@@ -132,6 +132,13 @@ export class Sequencer {
         `Expected record \`options\` to be an object, got \`${safeString(options)}\` (${typeof options})`,
       )
     }
+    for (const key in options) {
+      if (key !== 'parentUuid' && key !== 'timestamp') {
+        throw new InvalidRecordError(
+          `Unknown record option \`${key}\` (known: parentUuid, timestamp); nothing was recorded`,
+        )
+      }
+    }
     let parent: unknown
     try {
       parent = options.parentUuid
