@@ -26,6 +26,8 @@ const MAX_KEPT_FAILURES = 20
 const PROGRESS_EVERY_KILLS = 50
 
 const { values } = parseArgs({
+  // `pnpm bench:kill-fuzz -- --kills 5` hands the script a literal `--` first.
+  args: process.argv.slice(2).filter((arg, index) => !(index === 0 && arg === '--')),
   options: {
     kills: { type: 'string' },
     seed: { type: 'string' },
