@@ -128,21 +128,21 @@ function envelopeJson(e: Envelope): string {
   return `{"uuid":"${e.uuid}","parentUuid":${parent},"sessionId":${e.sessionIdJson},"timestamp":"${e.timestamp}","type":${typeJson(e.type)}${VERSION_JSON}`
 }
 
+/** What `JSON.stringify` would serialize for `data`: its `toJSON()` result when it has one. */
+export function applyToJSON(data: unknown): unknown {
+  if (data === null || typeof data !== 'object') return data
+  if (typeof (data as { toJSON?: unknown }).toJSON !== 'function') return data
+  try {
+    return (data as { toJSON: () => unknown }).toJSON()
+  } catch (error) {
+    throw new InvalidRecordError(`Record data's toJSON() threw: ${message(error)}`, { cause: error })
+  }
+}
+
 /** `undefined` → no data; otherwise a non-array object (after `toJSON`) without envelope keys. */
 function toPlainData(data: unknown): object | undefined {
   if (data === undefined) return undefined
-  let value: unknown = data
-  if (
-    value !== null &&
-    typeof value === 'object' &&
-    typeof (value as { toJSON?: unknown }).toJSON === 'function'
-  ) {
-    try {
-      value = (value as { toJSON: () => unknown }).toJSON()
-    } catch (error) {
-      throw new InvalidRecordError(`Record data's toJSON() threw: ${message(error)}`, { cause: error })
-    }
-  }
+  const value = applyToJSON(data)
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     throw new InvalidRecordError(
       `Expected record \`data\` to be a plain object or undefined, got \`${Array.isArray(value) ? '[array]' : String(value)}\` (${value === null ? 'null' : typeof value})`,

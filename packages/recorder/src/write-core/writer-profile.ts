@@ -2,6 +2,7 @@ import { InvalidRecordError } from '../errors.js'
 import type { ResolvedOptions, WriterProfile } from '../options.js'
 import { CLAUDE_METADATA_TYPES } from '../read/formats/detect-format.js'
 import { RECOVERED_RECORD_TYPE, TITLE_RECORD_TYPE } from '../record-format.js'
+import { applyToJSON } from '../serialize-record.js'
 
 /** What a writer profile changes in `record()`: fields on every line, and which types stay off the chain. */
 export interface ProfileRules {
@@ -42,18 +43,7 @@ export const SESSIONTAPE_RULES: ProfileRules = profileRules({
  * the serializer would, so what the caller's object says it is stays what is written.
  */
 export function withProfileFields(data: unknown, fields: Readonly<Record<string, unknown>>): object {
-  let value = data
-  if (
-    value !== null &&
-    typeof value === 'object' &&
-    typeof (value as { toJSON?: unknown }).toJSON === 'function'
-  ) {
-    try {
-      value = (value as { toJSON: () => unknown }).toJSON()
-    } catch (error) {
-      throw new InvalidRecordError(`Record data's toJSON() threw: ${message(error)}`, { cause: error })
-    }
-  }
+  const value = applyToJSON(data)
   if (value === undefined) return { ...fields }
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     // Not data the serializer accepts: let it throw its own message.
@@ -92,8 +82,4 @@ function describe(value: unknown): string {
   } catch {
     return Object.prototype.toString.call(value)
   }
-}
-
-function message(error: unknown): string {
-  return error instanceof Error ? error.message : describe(error)
 }
