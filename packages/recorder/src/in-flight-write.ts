@@ -4,6 +4,9 @@ import { sleepSync } from './sleep-sync.js'
 // The exit drain waits at most this long for a write already handed to the threadpool to land, so it can
 // continue exactly after it instead of writing the same bytes twice.
 export const IN_FLIGHT_SETTLE_MS = 250
+
+/** Why a drain outside the exit listener refuses to take over: it would write a write's bytes twice. */
+export const STALLED_WRITE_MESSAGE = `a write handed to the threadpool did not land within ${IN_FLIGHT_SETTLE_MS} ms, and writing its bytes again would duplicate them`
 // ...and at most this long for one that has visibly started (part of it is in the file) to finish.
 const STARTED_WRITE_MAX_MS = 5000
 

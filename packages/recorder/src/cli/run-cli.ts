@@ -36,7 +36,14 @@ Run \`sessiontape <command> --help\` for its options.
 }
 
 function version(): string {
-  const manifest = createRequire(import.meta.url)('../../package.json') as { version: string }
+  // A literal require() inside a bundle (esbuild inlines the JSON), createRequire in unbundled ESM: the same
+  // pattern as the lazily loaded dependencies (see ../session-lock.ts).
+  const manifest = (
+    typeof require === 'function'
+      ? // eslint-disable-next-line @typescript-eslint/no-require-imports -- a literal require() is what bundlers follow
+        require('../../package.json')
+      : createRequire(import.meta.url)('../../package.json')
+  ) as { version: string }
   return manifest.version
 }
 

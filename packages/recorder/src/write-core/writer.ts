@@ -1,5 +1,5 @@
 import { RecorderError, RecorderErrorCode, SessionLockedError } from '../errors.js'
-import { IN_FLIGHT_SETTLE_MS, type InFlight, landedSync } from '../in-flight-write.js'
+import { type InFlight, landedSync, STALLED_WRITE_MESSAGE } from '../in-flight-write.js'
 import type { LockKeeper } from '../lock-keeper.js'
 import type { FsyncMode } from '../options.js'
 import type { FlushWatermark } from '../recorder-api.js'
@@ -87,8 +87,6 @@ export class Writer {
   get hasWork(): boolean {
     return !this.#s.queue.isEmpty || this.#current !== null || this.#s.transcript.hasCarry
   }
-
-  // ---------------------------------------------------------------- the cycle (written once)
 
   *#cycle(goal: Goal): io.Io<void> {
     const t = this.#s.transcript
@@ -205,8 +203,6 @@ export class Writer {
     this.marks.settle()
   }
 
-  // ---------------------------------------------------------------- the background loop
-
   /** Resolves once every record accepted so far is persisted and at the path. */
   flush(): Promise<FlushWatermark> {
     if (this.fatal !== null) return Promise.reject(this.#s.withCount(this.fatal))
@@ -250,11 +246,7 @@ export class Writer {
       // Taken over by a synchronous drain, or stopped: the state is no longer this run's to touch.
       if (error !== io.TAKEN_OVER) this.#fail(this.#asRecorderError(error, 'write loop failed'))
     } finally {
-      if (this.#generation === generation) {
-        this.#busy = false
-        this.#idle?.resolve()
-        this.#idle = null
-      }
+      if (this.#generation === generation) this.#becameIdle()
     }
     if (this.failure === null && (this.hasWork || this.marks.hasWaiters)) this.schedule()
   }
@@ -281,11 +273,11 @@ export class Writer {
     this.#opening = false
     this.#backoff.cancel()
     if (!this.#busy) return
-    this.#idle ??= withResolvers()
+    // Promise.withResolvers() is Node 22+; the floor is 20.
+    let resolve = (): void => {}
+    this.#idle ??= { promise: new Promise<void>((r) => (resolve = r)), resolve: () => resolve() }
     await this.#idle.promise
   }
-
-  // ---------------------------------------------------------------- synchronous drains
 
   /**
    * Runs the cycle with synchronous calls, now. Returns whether it ran to its goal; never throws (a failure
@@ -352,7 +344,7 @@ export class Writer {
       }
       if (landed < inFlight.length && !exiting) {
         this.#stalledWrite = inFlight
-        this.refusal = Writer.stalledMessage()
+        this.refusal = STALLED_WRITE_MESSAGE
         return false
       }
       // At exit, what has not landed by now is written by the drain (the threadpool may still run it: then
@@ -361,13 +353,16 @@ export class Writer {
     }
     this.#generation++
     this.#scheduled = false
-    this.#busy = false
-    this.#idle?.resolve()
-    this.#idle = null
+    this.#becameIdle()
     return true
   }
 
-  // ---------------------------------------------------------------- failures
+  /** No background run is in progress any more (it ended, or was taken over): a stop() may go on. */
+  #becameIdle(): void {
+    this.#busy = false
+    this.#idle?.resolve()
+    this.#idle = null
+  }
 
   #asRecorderError(error: unknown, what: string): RecorderError {
     return error instanceof RecorderError ? error : this.#s.error(RecorderErrorCode.WRITE_FAILED, what, error)
@@ -397,15 +392,4 @@ export class Writer {
     this.failure = null
     this.#s.reporter.recovered()
   }
-
-  /** A message for a drain that could not run because a write is stuck in the threadpool. */
-  static stalledMessage(): string {
-    return `a write handed to the threadpool did not land within ${IN_FLIGHT_SETTLE_MS} ms, and writing its bytes again would duplicate them`
-  }
-}
-
-function withResolvers(): { promise: Promise<void>; resolve: () => void } {
-  let resolve!: () => void
-  const promise = new Promise<void>((r) => (resolve = r))
-  return { promise, resolve }
 }
