@@ -36,20 +36,36 @@ export function envelopeLine(sessionId: string, parentUuid: string | null, type:
   return { uuid, line }
 }
 
-/** The payloads of the `huge` workload (see workloads.ts), built once per process before the timed phase. */
-export type HugeKind = 'base64' | 'text' | 'fields'
-const huge = new Map<string, Record<string, unknown>>()
+/** The payloads of the `huge` and `fields` workloads (see workloads.ts), built once per process, untimed. */
+export type HugeKind = 'base64' | 'text' | 'fields' | 'items'
+const huge = new Map<string, { readonly data: Record<string, unknown>; readonly mb: number }>()
+// The tags of an `items` payload's objects (one to three each; an object serializes to about 70 bytes).
+const ITEM_TAGS = ['lint', 'test', 'build'] as const
+// Fields of a `fields` payload, objects of an `items` payload.
+const STRUCTURE_SIZE = 100_000
 
 /**
  * `base64`: a screenshot-like base64 string of `mb` MB; `text`: `mb` MB of file or command output with
  * quotes, backslashes, newlines, tabs, controls and non-ASCII (a two-byte string); `fields`: an object with
- * 10⁵ small fields (the structure itself is big, its strings are not).
+ * 10⁵ small fields; `items`: an array of 10⁵ small objects (`{ id, name, ok, tags }`), like a tool's
+ * list of search hits or test results. For the last two the structure itself is big, its strings are not,
+ * and `mb` is ignored.
  */
 export function hugeData(kind: HugeKind, mb: number): Record<string, unknown> {
-  const key = `${kind}/${mb}`
-  let data = huge.get(key)
-  if (data === undefined) {
+  return built(kind, mb).data
+}
+
+/** The serialized size of a payload of {@link hugeData}, in MB of UTF-16 code units (builds it if needed). */
+export function hugeMb(kind: HugeKind, mb: number): number {
+  return built(kind, mb).mb
+}
+
+function built(kind: HugeKind, mb: number) {
+  const key = kind === 'fields' || kind === 'items' ? kind : `${kind}/${mb}`
+  let entry = huge.get(key)
+  if (entry === undefined) {
     const chars = mb * 1_000_000
+    let data: Record<string, unknown>
     if (kind === 'base64') {
       const base64 = Buffer.alloc(Math.ceil((chars * 3) / 4), 0x5a).toString('base64')
       data = { toolUseId: `tool-${key}`, output: { mimeType: 'image/png', base64 } }
@@ -58,12 +74,23 @@ export function hugeData(kind: HugeKind, mb: number): Record<string, unknown> {
       // join(''), not repeat(): a flat string, as a file read or a joined output buffer is.
       const text = Array.from({ length: Math.ceil(chars / unit.length) }, () => unit).join('')
       data = { toolUseId: `tool-${key}`, output: { stdout: text, exitCode: 1 } }
-    } else {
+    } else if (kind === 'fields') {
       const fields: Record<string, unknown> = {}
-      for (let i = 0; i < 100_000; i++) fields[`f${i}`] = i % 2 === 0 ? i : `value ${i}`
+      for (let i = 0; i < STRUCTURE_SIZE; i++) fields[`f${i}`] = i % 2 === 0 ? i : `value ${i}`
       data = { toolUseId: `tool-${key}`, output: fields }
+    } else {
+      const items = Array.from({ length: STRUCTURE_SIZE }, (_, i) => ({
+        id: i,
+        name: `result ${i}`,
+        ok: i % 7 !== 0,
+        tags: ITEM_TAGS.slice(0, 1 + (i % ITEM_TAGS.length)),
+      }))
+      data = { toolUseId: `tool-${key}`, output: { items } }
     }
-    huge.set(key, data)
+    // Stringified only when small (a structure of a few MB): a 100 MB one would raise the peak RSS measured.
+    const size = kind === 'base64' || kind === 'text' ? mb : JSON.stringify(data).length / 1_000_000
+    entry = { data, mb: size }
+    huge.set(key, entry)
   }
-  return data
+  return entry
 }

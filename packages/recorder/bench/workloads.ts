@@ -1,4 +1,4 @@
-import { bigData, chatData, type HugeKind, hugeData } from './records.js'
+import { bigData, chatData, type HugeKind, hugeData, hugeMb } from './records.js'
 import type { Writer } from './writers.js'
 
 export const WORKLOADS = ['chat', 'big', 'steady', 'huge', 'fields'] as const
@@ -7,24 +7,42 @@ export type Workload = (typeof WORKLOADS)[number]
 const tick = () => new Promise((resolve) => setImmediate(resolve))
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
-/** The big records of the `huge` workload, in order (quick: the first three). */
-const HUGE: ReadonlyArray<readonly [HugeKind, number]> = [
+/** The big records of the `huge` workload, in order: 2.5, 10, 50 and 100 MB of base64 and of text. */
+export const HUGE: ReadonlyArray<readonly [HugeKind, number]> = [
+  ['base64', 2.5],
+  ['text', 2.5],
   ['base64', 10],
   ['text', 10],
   ['base64', 50],
   ['text', 50],
   ['base64', 100],
+  ['text', 100],
 ]
-// The `fields` workload: three records of 10⁵ small fields each.
-const FIELDS: ReadonlyArray<readonly [HugeKind, number]> = [
+// --quick: the 2.5 and 10 MB records only.
+const HUGE_QUICK = 4
+/** The big records of the `fields` workload: 10⁵ small fields in one object, 10⁵ small objects; twice. */
+export const FIELDS: ReadonlyArray<readonly [HugeKind, number]> = [
   ['fields', 0],
+  ['items', 0],
   ['fields', 0],
-  ['fields', 0],
+  ['items', 0],
 ]
+
+/** The workloads that hand records over (their big ones); elsewhere `ours-handover` is the same as `ours`. */
+export const HANDS_OVER: ReadonlySet<Workload> = new Set(['huge', 'fields'])
 
 function bigRecords(workload: Workload, quick: boolean): ReadonlyArray<readonly [HugeKind, number]> {
   if (workload === 'fields') return FIELDS
-  return quick ? HUGE.slice(0, 3) : HUGE
+  return quick ? HUGE.slice(0, HUGE_QUICK) : HUGE
+}
+
+/**
+ * Rounds of chat records (10 every 5 ms) that follow a big record of `mb` MB: 250 ms + 10 ms per MB, about
+ * the time it takes to write it here, so that the next one does not find the last one still queued (that
+ * is the overflow policy's case, measured by the sync fs calls column, not this workload's).
+ */
+export function roundsAfter(kind: HugeKind, mb: number): number {
+  return 50 + Math.ceil(2 * hugeMb(kind, mb))
 }
 
 /** Builds what a workload records before the timed phase (building 100 MB of payload stalls too). */
@@ -40,9 +58,9 @@ export async function drive(
   quick: boolean,
 ): Promise<{ records: number; callNs: bigint[] }> {
   const callNs: bigint[] = []
-  const timed = (type: string, data: object) => {
+  const timed = (type: string, data: object, handOver = false) => {
     const start = process.hrtime.bigint()
-    writer.write(type, data)
+    writer.write(type, data, handOver)
     callNs.push(process.hrtime.bigint() - start)
   }
   if (workload === 'chat') {
@@ -55,16 +73,16 @@ export async function drive(
     return { records: total, callNs }
   }
   if (workload === 'huge' || workload === 'fields') {
-    // Each big record (10, 50, 100 MB of base64 or text; or 10⁵ small fields) lands in the middle of a burst
-    // of chat records; chat records keep coming, 10 every 5 ms, for 250 ms + 10 ms per MB, about the time
-    // it takes to write it here, so that the next one does not find the last one still queued (that is the
-    // overflow policy's case, measured by the sync fs calls column, not this workload's).
+    // Each big record (2.5 to 100 MB of base64 or text; or a structure of 10⁵ small parts) lands in the
+    // middle of a burst of chat records; chat records keep coming, 10 every 5 ms (see roundsAfter). The big
+    // record is handed over (the workload never changes it); only `ours-handover` makes use of that.
     let i = 0
     const big = bigRecords(workload, quick)
     for (const [kind, mb] of big) {
       for (let k = 0; k < 10; k++) timed('assistant', chatData(i++))
-      timed('tool_result', hugeData(kind, mb))
-      for (let round = 0; round < 50 + 2 * mb; round++) {
+      timed('tool_result', hugeData(kind, mb), true)
+      const rounds = roundsAfter(kind, mb)
+      for (let round = 0; round < rounds; round++) {
         for (let k = 0; k < 10; k++) timed('assistant', chatData(i++))
         await sleep(5)
       }
