@@ -3,9 +3,9 @@
 // objects), each in the middle of chat records as in the write bench, recorded by one recorder with default
 // options. Per big record: the time inside its record() call, when it was written, and the longest
 // event-loop lag (a 1 ms interval) until then and over its whole phase (until the next big record, so a GC
-// pause after the write counts too). Overall: every chat record() call meanwhile, every
-// RecordQueue.nextChunk of 100 KB or more (the task that escapes and encodes one slice of a big string),
-// every GC pause, every lag. The write bench gives the side-by-side table; this gives the figures behind it.
+// pause after the write counts too), and the longest GC pause in that phase. Overall: every chat record()
+// call meanwhile, every RecordQueue.nextChunk of 100 KB or more (the task that escapes and encodes one
+// slice of a big string), every GC pause, every lag. The write bench gives the side-by-side table; this gives the figures behind it.
 //
 // Run: node --conditions=@sessiontape/source --import tsx bench/huge-tasks.ts [--copy | --handover] [--queue-256m]
 //   --copy: plain record(); --handover: the big records with `{ handOver: true }`; neither: both modes,
@@ -57,9 +57,9 @@ async function measure(mode: 'copy' | 'handover'): Promise<void> {
     if (chunk !== null && chunk.buffer.length >= 100_000) chunkMs.push(performance.now() - start)
     return chunk
   }
-  const gcMs: number[] = []
+  const gcs: { readonly start: number; readonly ms: number }[] = []
   const gc = new PerformanceObserver((list) => {
-    for (const entry of list.getEntries()) gcMs.push(entry.duration)
+    for (const entry of list.getEntries()) gcs.push({ start: entry.startTime, ms: entry.duration })
   })
   gc.observe({ entryTypes: ['gc'] })
 
@@ -144,13 +144,18 @@ async function measure(mode: 'copy' | 'handover'): Promise<void> {
       `load average ${os.loadavg()[0]!.toFixed(1)}; ${writes} writes, ${overflowEvents} overflow events\n`,
   )
   console.log(
-    '| big record | MB serialized | record() ms | written after ms | longest lag until written, ms | longest lag in its phase, ms |',
+    '| big record | MB serialized | record() ms | written after ms | longest lag until written, ms | longest lag in its phase, ms | longest GC pause in its phase, ms |',
   )
-  console.log('|:---|---:|---:|---:|---:|---:|')
-  for (const t of tracked)
+  console.log('|:---|---:|---:|---:|---:|---:|---:|')
+  tracked.forEach((t, index) => {
+    // Its phase: from its record() to the next big record's (GC entries arrive late: matched by start time).
+    const end = tracked[index + 1]?.start ?? Infinity
+    const gcInPhase = gcs.filter((g) => g.start >= t.start && g.start < end).map((g) => g.ms)
     console.log(
-      `| ${t.name} | ${t.mb.toFixed(1)} | ${ms(t.callMs)} | ${ms(t.writtenMs)} | ${ms(t.lagUntilWritten)} | ${ms(t.lagInPhase)} |`,
+      `| ${t.name} | ${t.mb.toFixed(1)} | ${ms(t.callMs)} | ${ms(t.writtenMs)} | ${ms(t.lagUntilWritten)} | ` +
+        `${ms(t.lagInPhase)} | ${ms(Math.max(0, ...gcInPhase))} |`,
     )
+  })
 
   const quantile = (values: readonly number[], q: number): string => {
     if (values.length === 0) return '—'
@@ -163,6 +168,7 @@ async function measure(mode: 'copy' | 'handover'): Promise<void> {
   console.log('|:---|---:|---:|---:|---:|')
   console.log(row('record() of a chat record meanwhile', callMs))
   console.log(row('write task of a big string (escape + encode, ≥ 100 KB)', chunkMs))
+  const gcMs = gcs.map((g) => g.ms)
   console.log(row('GC pause', gcMs))
   console.log(row('event-loop lag (time between 1 ms timer ticks)', lagMs))
 }
