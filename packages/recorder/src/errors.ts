@@ -62,6 +62,13 @@ export const RecorderErrorCode = {
   META_FAILED: 'ERR_RECORDER_META_FAILED',
   /** Reading the tail of the transcript to resume it failed. */
   RESUME_FAILED: 'ERR_RECORDER_RESUME_FAILED',
+  /**
+   * A record handed over (`record(…, { handOver: true })`) could not be serialized when its turn came (a
+   * cycle, a BigInt, a throwing getter or toJSON, over `maxRecordBytes`): it was written with its envelope
+   * and `recordError: { code, message }` instead of its data, so the chain holds. `cause` is the
+   * `InvalidRecordError` (or `RecordTooLargeError`) `record()` would have thrown.
+   */
+  RECORD_UNSERIALIZABLE: 'ERR_RECORD_UNSERIALIZABLE',
   /** `record()` after `close()`: see {@link RecorderClosedError}. */
   CLOSED: 'ERR_RECORDER_CLOSED',
 } as const

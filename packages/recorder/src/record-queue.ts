@@ -1,4 +1,4 @@
-import { lineChars, type SerializedRecord } from './serialize-record.js'
+import { DATA_PENDING, lineChars, type SerializedRecord } from './serialize-record.js'
 import { textOf, unitAt } from './write-core/lazy-json-text.js'
 
 /** A run of queued text handed to one write: whole records, or one slice of a record too big for one write. */
@@ -26,11 +26,11 @@ export interface Chunk {
 const COMPACT_MIN_HEAD = 1024
 const NEWLINE = 0x0a
 // A record holding big strings (see SerializedRecord.lazy) is escaped as it is written, at most this many
-// code units per write: escaping and encoding 256 Ki units takes about 1 ms (base64) to 2 ms (text with
-// escapes and non-ASCII) on a 2-core VM, so 1 Mi keeps one write's task at a few ms whatever the record's
-// size, with 4× fewer writes (threadpool round trips) than 256 Ki. It is also always written on its own,
-// never batched with the records around it.
-const LAZY_WRITE_CHARS = 1024 * 1024
+// code units per write: escaping and encoding 512 Ki units takes about 1 ms (base64) to 2.5 ms (text with
+// escapes and non-ASCII: 1 Mi took ~5 ms) on the 2-core reference VM, so one write's task stays under the
+// 5 ms goal whatever the record's size. It is also always written on its own, never batched with the
+// records around it.
+const LAZY_WRITE_CHARS = 512 * 1024
 
 function isHighSurrogate(code: number): boolean {
   return code >= 0xd800 && code <= 0xdbff
@@ -57,6 +57,8 @@ export class RecordQueue {
   // Characters of the head record already written by earlier slices (only for a record bigger than a write).
   #headChars = 0
   #pendingChars = 0
+  // The one record allowed past the bound (see admits()): null when none is queued.
+  #over: SerializedRecord | null = null
 
   get pendingRecords(): number {
     return this.#records.length - this.#head
@@ -76,11 +78,58 @@ export class RecordQueue {
     return this.#head >= this.#records.length
   }
 
-  push(record: SerializedRecord, uuid: string, timestamp: string): void {
+  /** The head record can be written now: it is not a record handed over whose data is still being serialized. */
+  get hasReady(): boolean {
+    return this.#head < this.#records.length && this.#records[this.#head]!.lazy !== DATA_PENDING
+  }
+
+  /** The head record waits for its data to be serialized: nothing can be written before it is. */
+  get headPending(): boolean {
+    return this.#head < this.#records.length && this.#records[this.#head]!.lazy === DATA_PENDING
+  }
+
+  /**
+   * Queued text that counts against `maxQueueBytes`: all of it but what is left of the one record allowed
+   * past the bound. That one record may be bigger than the bound itself (a 100 MB tool result with the
+   * default 64 MiB): it is admitted, and the records behind it are bounded on their own, so they need no
+   * synchronous drain while it is written in slices. Memory: at most the bound plus one record.
+   */
+  get boundedChars(): number {
+    const over = this.#over
+    if (over === null) return this.#pendingChars
+    const written = this.#records[this.#head] === over ? this.#headChars : 0
+    return this.#pendingChars - (charsOf(over) - written)
+  }
+
+  /**
+   * How a record of `chars` can be queued under the bound `max`: `'within'` it, as the one record `'over'`
+   * it (none is queued yet), or `null`: not without making room first.
+   */
+  admits(chars: number, max: number): 'within' | 'over' | null {
+    if (this.boundedChars + chars <= max) return 'within'
+    return this.#over === null ? 'over' : null
+  }
+
+  push(record: SerializedRecord, uuid: string, timestamp: string, over = false): void {
     this.#records.push(record)
     this.#uuids.push(uuid)
     this.#timestamps.push(timestamp)
     this.#pendingChars += charsOf(record)
+    if (over) this.#over = record
+  }
+
+  /**
+   * Replaces the placeholder of a record handed over by its line, in place. A line that does not fit under
+   * `max` becomes the record allowed past the bound when there is none yet (otherwise the bound is past
+   * until it is written, and record() applies the overflow policy meanwhile).
+   */
+  resolve(placeholder: SerializedRecord, line: SerializedRecord, max: number): void {
+    const index = this.#records.indexOf(placeholder, this.#head)
+    if (index < 0) return
+    this.#records[index] = line
+    const fits = this.boundedChars + charsOf(line) - charsOf(placeholder) <= max
+    this.#pendingChars += charsOf(line) - charsOf(placeholder)
+    if (this.#over === placeholder || (!fits && this.#over === null)) this.#over = line
   }
 
   /** Replaces a queued record no part of which has been taken yet (the `recovered` record). */
@@ -89,6 +138,7 @@ export class RecordQueue {
       if (this.#uuids[i] !== uuid) continue
       if (i === this.#head && this.#headChars > 0) return false
       this.#pendingChars += charsOf(record) - charsOf(this.#records[i]!)
+      if (this.#over === this.#records[i]) this.#over = record
       this.#records[i] = record
       return true
     }
@@ -104,6 +154,7 @@ export class RecordQueue {
     const records = this.#records
     if (head >= records.length) return null
     const first = records[head]!
+    if (first.lazy === DATA_PENDING) return null
     if (first.lazy !== undefined) return this.#slice(first, Math.min(maxChars, LAZY_WRITE_CHARS))
     if (this.#headChars > 0 || charsOf(first) > maxChars) return this.#slice(first, maxChars)
     let end = head + 1
@@ -184,7 +235,10 @@ export class RecordQueue {
   /** Removes a chunk taken by {@link nextChunk} once all its bytes are written. */
   commit(chunk: Chunk): void {
     // Drop references as we go so written records can be collected before the arrays are compacted.
-    for (let i = this.#head; i < this.#head + chunk.advance; i++) this.#records[i] = EMPTY
+    for (let i = this.#head; i < this.#head + chunk.advance; i++) {
+      if (this.#records[i] === this.#over) this.#over = null
+      this.#records[i] = EMPTY
+    }
     this.#head += chunk.advance
     this.#headChars = chunk.nextHeadChars
     this.#pendingChars -= chunk.chars

@@ -23,6 +23,18 @@ export interface RecordOptions {
    * @default now
    */
   readonly timestamp?: string | Date
+  /**
+   * The caller hands `data` over: it will not change `data`, or anything reachable from it, after this
+   * call. Then `record()` copies nothing (it checks only what it can check at once: that `data` is an
+   * object without envelope keys) and serializes it later, in slices of about a millisecond between
+   * event-loop turns, so a record of any size and shape never stalls the loop for long. What cannot be
+   * told until then (a cycle, a BigInt, a throwing getter or `toJSON`, a record over `maxRecordBytes`) is
+   * reported through `onError` (`ERR_RECORD_UNSERIALIZABLE`) and the record is written with its envelope
+   * and a `recordError` field instead of its data, so the chain never breaks. Without it (the default),
+   * `record()` serializes a snapshot at once. No effect with a `redact` hook (the hook gets a copy now).
+   * @default false
+   */
+  readonly handOver?: boolean
 }
 
 /** Counters of one recorder, for observability. */

@@ -19,6 +19,7 @@ import { RecordQueue } from './record-queue.js'
 import { resolveOptions } from './resolve-options.js'
 import { bytesOverLimit } from './serialize-record.js'
 import { type SessionDetails, sessionError, withUnwrittenCount } from './session-errors.js'
+import { HandOverSerializer, MAX_HANDED_OVER_PENDING } from './write-core/hand-over.js'
 import { Reporter } from './write-core/reporter.js'
 import { inspectForResume, recoveredRecord } from './write-core/resume.js'
 import { type Prepared, Sequencer } from './write-core/sequencer.js'
@@ -48,6 +49,7 @@ class SessionRecorder implements Recorder {
   readonly #sequencer: Sequencer
   readonly #transcript: Transcript
   readonly #writer: Writer
+  readonly #handOver: HandOverSerializer
   readonly #lock: LockKeeper
   readonly #reporter: Reporter
   readonly #meta: MetaWriter | null
@@ -107,6 +109,21 @@ class SessionRecorder implements Recorder {
       this.#sequencer.acceptOwn(recovered.serialized, recovered.uuid, recovered.timestamp)
     }
 
+    this.#handOver = new HandOverSerializer({
+      queue: this.#queue,
+      maxQueueChars: options.maxQueueBytes,
+      maxRecordBytes: options.maxRecordBytes,
+      onLine: () => this.#writer.schedule(),
+      onUnserializable: (record, cause) =>
+        this.#reporter.report(
+          sessionError(
+            this.#details(),
+            RecorderErrorCode.RECORD_UNSERIALIZABLE,
+            `record ${record.uuid} ("${record.type}") was handed over but its data could not be serialized; it was written with a recordError field instead of its data`,
+            cause,
+          ),
+        ),
+    })
     this.#transcript = new Transcript(this.filePath, dir, options.fileCheckIntervalMs, error)
     this.#lock = new LockKeeper(
       {
@@ -128,6 +145,7 @@ class SessionRecorder implements Recorder {
         reporter: this.#reporter,
         fsync: options.fsync,
         maxWriteChars: options.maxWriteBytes,
+        serializeSync: (more) => this.#handOver.serializeSync(more),
         recorded: () => this.#sequencer.recorded,
         error,
         withCount: (failure) => withUnwrittenCount(failure, this.#details()),
@@ -159,10 +177,14 @@ class SessionRecorder implements Recorder {
   }
 
   record(type: string, data?: object, options?: RecordOptions): string {
-    const prepared = this.#sequencer.prepare(type, data, options)
+    // Past MAX_HANDED_OVER_PENDING records still being serialized, a record handed over is serialized at once:
+    // the caller produces faster than the loop serializes, and the list of them must stay bounded.
+    const mayDefer = this.#handOver.pending < MAX_HANDED_OVER_PENDING
+    const prepared = this.#sequencer.prepare(type, data, options, mayDefer)
     this.#checkSize(prepared)
-    this.#makeRoomFor(prepared)
-    this.#sequencer.accept(prepared)
+    const admitted = this.#makeRoomFor(prepared)
+    this.#sequencer.accept(prepared, admitted === 'over')
+    if (prepared.handedOver !== null) this.#handOver.add(prepared.handedOver)
     if (type === TITLE_RECORD_TYPE && this.#meta !== null) this.#noteTitle(data)
     this.#writer.schedule()
     return prepared.uuid
@@ -233,16 +255,19 @@ class SessionRecorder implements Recorder {
   // ---------------------------------------------------------------- record() helpers
 
   /**
-   * The memory bound. A record that would take the queue past `maxQueueBytes` (unless the queue is empty:
-   * one record alone is always accepted) is, with `overflow: 'throw'`, refused; with `'drain-sync'`, room
-   * is made by writing synchronously down to half the bound, and if even that cannot be done (a failure is
-   * latched, the lock is not ours, the loop's write is stuck in the threadpool) the record is refused with
-   * a `QueueFullError`. Either way nothing accepted is ever dropped and the queue never outgrows the bound.
+   * The memory bound. A record that would take the queue past `maxQueueBytes` is admitted as the one
+   * record allowed past it when there is none queued yet (a record bigger than the bound, written in
+   * slices while the records behind it are bounded on their own: see RecordQueue.boundedChars). Otherwise,
+   * with `overflow: 'throw'`, it is refused; with `'drain-sync'`, room is made by writing synchronously down
+   * to half the bound, and if even that cannot be done (a failure is latched, the lock is not ours, the
+   * loop's write is stuck in the threadpool) the record is refused with a `QueueFullError`. Either way
+   * nothing accepted is ever dropped and the queue never holds more than the bound plus one record.
    */
-  #makeRoomFor(prepared: Prepared): void {
+  #makeRoomFor(prepared: Prepared): 'within' | 'over' {
     const queue = this.#queue
     const bound = this.#o.maxQueueBytes
-    if (queue.isEmpty || queue.pendingChars + prepared.chars <= bound) return
+    const admitted = queue.admits(prepared.chars, bound)
+    if (admitted !== null) return admitted
     this.#overflowEvents++
     let why = 'overflow is set to throw'
     if (this.#o.overflow === 'drain-sync') {
@@ -251,7 +276,8 @@ class SessionRecorder implements Recorder {
       if (writer.failure === null && writer.fatal === null && this.#lock.isOurs()) {
         writer.drainSync(roomGoal(queue, prepared.chars, low), false)
       }
-      if (queue.isEmpty || queue.pendingChars + prepared.chars <= bound) return
+      const room = queue.admits(prepared.chars, bound)
+      if (room !== null) return room
       why = (writer.fatal ?? writer.failure)?.message ?? writer.refusal ?? 'it could not be written'
     }
     throw new QueueFullError(
@@ -270,6 +296,8 @@ class SessionRecorder implements Recorder {
     const max = this.#o.maxRecordBytes
     // UTF-8 takes at most 3 bytes per UTF-16 code unit: most records need no scan at all (not a lazy one,
     // whose `chars` counts its big strings unescaped).
+    // A record handed over is measured once serialized (see HandOverSerializer).
+    if (prepared.handedOver !== null) return
     if (max === undefined || (prepared.chars * 3 <= max && prepared.serialized.lazy === undefined)) return
     const bytes = bytesOverLimit(prepared.serialized, max)
     if (bytes !== null) throw new RecordTooLargeError(prepared.type, bytes, max)

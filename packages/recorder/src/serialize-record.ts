@@ -56,6 +56,56 @@ export function serializeRecord(
   return { head: `${envelopeJson(envelope)},`, body: json.slice(1), lazy: undefined }
 }
 
+/**
+ * The `lazy` of a record handed over (`record(…, { handOver: true })`) whose data is not serialized yet:
+ * the queue holds its envelope and writes nothing from it, or after it, until {@link handedOverLine}
+ * replaces it.
+ */
+export const DATA_PENDING: LazyJson = Object.freeze({ parts: Object.freeze([]), chars: 0 })
+
+/** The placeholder queued for a record handed over: its envelope, `head` without the comma or brace after it. */
+export function handedOverPlaceholder(envelope: Envelope): SerializedRecord {
+  return { head: envelopeJson(envelope), body: '', lazy: DATA_PENDING }
+}
+
+/**
+ * The line of a record handed over, once its data's JSON (`json`, whole, from the incremental serializer)
+ * is known. Throws {@link InvalidRecordError} when it is not an object's (a `toJSON` of the data that
+ * returned something else).
+ */
+export function handedOverLine(
+  placeholder: SerializedRecord,
+  json: string | LazyJson | undefined,
+): SerializedRecord {
+  const envelope = placeholder.head
+  if (typeof json === 'string' && json.startsWith('{')) {
+    if (json === '{}') return { head: `${envelope}}`, body: '', lazy: undefined }
+    return { head: `${envelope},`, body: json.slice(1), lazy: undefined }
+  }
+  const first = typeof json === 'object' ? json.parts[0] : undefined
+  if (typeof first !== 'string' || !first.startsWith('{')) {
+    throw new InvalidRecordError('Expected record `data` to serialize to a JSON object')
+  }
+  const lazy = json as LazyJson
+  return {
+    head: `${envelope},`,
+    body: '',
+    lazy: { parts: [first.slice(1), ...lazy.parts.slice(1)], chars: lazy.chars - 1 },
+  }
+}
+
+/**
+ * What is written for a record handed over whose data could not be serialized: its envelope (so the chain
+ * holds) and `recordError: { code, message }` instead of its data.
+ */
+export function unserializableLine(
+  placeholder: SerializedRecord,
+  error: InvalidRecordError,
+): SerializedRecord {
+  const body = JSON.stringify({ recordError: { code: error.code, message: error.message } }).slice(1)
+  return { head: `${placeholder.head},`, body, lazy: undefined }
+}
+
 /** UTF-16 code units the record's line stands for in the queue (a lazy body counts its big strings raw). */
 export function lineChars(record: SerializedRecord): number {
   return record.head.length + (record.lazy === undefined ? record.body.length : record.lazy.chars) + 1
@@ -140,7 +190,7 @@ export function applyToJSON(data: unknown): unknown {
 }
 
 /** `undefined` → no data; otherwise a non-array object (after `toJSON`) without envelope keys. */
-function toPlainData(data: unknown): object | undefined {
+export function toPlainData(data: unknown): object | undefined {
   if (data === undefined) return undefined
   const value = applyToJSON(data)
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {

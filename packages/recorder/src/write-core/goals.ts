@@ -26,9 +26,12 @@ export function flushSyncGoal(recorded: number): Goal {
   return { writeMore: () => true, confirm: () => recorded, sync: true, open: false }
 }
 
-/** The overflow policy: write until a record of `chars` fits under half the bound (`low`); confirm nothing. */
+/**
+ * The overflow policy: write until a record of `chars` fits under half the bound (`low`), or can be the one
+ * record allowed past it; confirm nothing.
+ */
 export function roomGoal(queue: RecordQueue, chars: number, low: number): Goal {
-  return { writeMore: () => queue.pendingChars + chars > low, confirm: () => 0, sync: false, open: false }
+  return { writeMore: () => queue.admits(chars, low) === null, confirm: () => 0, sync: false, open: false }
 }
 
 /** The exit drain: write until `deadline`, confirm at the path what was written; sync only if every batch is. */

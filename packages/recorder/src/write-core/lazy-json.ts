@@ -1,3 +1,5 @@
+import { types } from 'node:util'
+
 import { containersOfBigStrings, mayHoldBigString } from './lazy-json-scan.js'
 
 /** A string held by reference: written later as a JSON string literal, quotes included. */
@@ -140,7 +142,7 @@ class Builder {
 }
 
 /** The spec's step 2 of SerializeJSONProperty: an object's (or BigInt's) toJSON, called with the key. */
-function resolveToJSON(key: string, value: unknown): { value: unknown; fromToJSON: boolean } {
+export function resolveToJSON(key: string, value: unknown): { value: unknown; fromToJSON: boolean } {
   if ((typeof value === 'object' && value !== null) || typeof value === 'bigint') {
     const toJSON = (value as { toJSON?: unknown }).toJSON
     if (typeof toJSON === 'function') return { value: toJSON.call(value, key) as unknown, fromToJSON: true }
@@ -149,41 +151,29 @@ function resolveToJSON(key: string, value: unknown): { value: unknown; fromToJSO
 }
 
 /** What JSON.stringify leaves out of an object (and writes as `null` in an array). */
-function isOmitted(value: unknown): boolean {
+export function isOmitted(value: unknown): boolean {
   return value === undefined || typeof value === 'function' || typeof value === 'symbol'
 }
 
-const { isRawJSON } = JSON as { isRawJSON?: (value: unknown) => boolean }
+export const { isRawJSON } = JSON as { isRawJSON?: (value: unknown) => boolean }
 
 /**
  * Step 4 of SerializeJSONProperty: a Number, String, Boolean or BigInt wrapper object is written as its
- * primitive (ToNumber/ToString as the spec says). Anything else is returned as is. Each `valueOf` throws
- * for an object without its internal slot, which is how the slot is told.
+ * primitive (ToNumber/ToString as the spec says: they may call an overridden valueOf/toString; the
+ * boolean and the BigInt are read from the internal slot). Anything else is returned as is. Node tells
+ * the internal slots natively (`util.types`).
  */
-function unwrap(value: object): unknown {
-  if (hasSlot(NUMBER_VALUE_OF, value)) return Number(value)
-  // ToString of a String wrapper (the spec's step 4), not Object's default "[object Object]".
-  // eslint-disable-next-line @typescript-eslint/no-base-to-string
-  if (hasSlot(STRING_VALUE_OF, value)) return String(value)
-  if (hasSlot(BOOLEAN_VALUE_OF, value)) return BOOLEAN_VALUE_OF.call(value)
-  if (hasSlot(BIGINT_VALUE_OF, value)) return BIGINT_VALUE_OF.call(value)
+export function unwrap(value: object): unknown {
+  if (!types.isBoxedPrimitive(value)) return value
+  if (types.isNumberObject(value)) return Number(value)
+  if (types.isStringObject(value)) return String(value)
+  if (types.isBooleanObject(value)) return BOOLEAN_VALUE_OF.call(value)
+  if (types.isBigIntObject(value)) return BIGINT_VALUE_OF.call(value)
   return value
 }
 
-// Taken once, unbound: each is only ever called with `.call(value)`.
+// Taken once, unbound: each is only ever called with `.call(value)` on a value that has its slot.
 /* eslint-disable @typescript-eslint/unbound-method */
-const NUMBER_VALUE_OF: (this: unknown) => unknown = Number.prototype.valueOf
-const STRING_VALUE_OF: (this: unknown) => unknown = String.prototype.valueOf
 const BOOLEAN_VALUE_OF: (this: unknown) => unknown = Boolean.prototype.valueOf
 const BIGINT_VALUE_OF: (this: unknown) => unknown = BigInt.prototype.valueOf
 /* eslint-enable @typescript-eslint/unbound-method */
-
-function hasSlot(valueOf: (this: unknown) => unknown, value: object): boolean {
-  try {
-    valueOf.call(value)
-    return true
-  } catch {
-    // No such internal slot: not this kind of wrapper.
-    return false
-  }
-}

@@ -5,7 +5,15 @@ import { isoTimestamp } from '../iso-timestamp.js'
 import type { RecordOptions } from '../recorder-api.js'
 import type { RecordQueue } from '../record-queue.js'
 import type { SessionRecord } from '../record-format.js'
-import { lineChars, type SerializedRecord, serializeRecord } from '../serialize-record.js'
+import {
+  handedOverPlaceholder,
+  lineChars,
+  type SerializedRecord,
+  serializeRecord,
+  toPlainData,
+} from '../serialize-record.js'
+import { HANDED_OVER_BIG_STRING_CHARS, type HandedOver } from './hand-over.js'
+import { IncrementalJson } from './incremental-json.js'
 import { recordTimestamp, SESSIONTAPE_RULES, withProfileFields, type ProfileRules } from './writer-profile.js'
 
 /**
@@ -64,8 +72,12 @@ export class Sequencer {
    * Validates and serializes one record without accepting it yet (the overflow policy decides first).
    * Every bad input throws an {@link InvalidRecordError}: whatever `data` does (a throwing getter or Proxy
    * trap, a revoked Proxy) is caught here, so nothing is queued and the chain does not move.
+   *
+   * A record handed over (`handOver: true`, when `mayDefer` and there is no redact hook) is checked only
+   * as far as it can be at once (an object without envelope keys) and queued as a placeholder; its data is
+   * serialized later by the {@link HandedOver} returned with it.
    */
-  prepare(type: unknown, data: unknown, options: RecordOptions | undefined): Prepared {
+  prepare(type: unknown, data: unknown, options: RecordOptions | undefined, mayDefer = false): Prepared {
     if (!this.#accepting) {
       throw new RecorderClosedError(
         `Cannot record "${safeString(type)}": the recorder of session "${this.#sessionId}" is closed`,
@@ -80,26 +92,49 @@ export class Sequencer {
     const metadata = this.#rules.metadataTypes.has(type)
     const parentUuid = this.#parentFor(options, metadata)
     const timestamp = this.#timestampFor(options)
+    const handOver = handOverOf(options) && mayDefer && this.#redact === undefined
     const uuid = randomUUID()
+    const envelope = { uuid, parentUuid, sessionIdJson: this.#sessionIdJson, timestamp, type }
+    const fields = this.#rules.fields
     let serialized: SerializedRecord
+    let handedOver: HandedOver | null = null
     try {
-      const fields = this.#rules.fields
-      serialized = serializeRecord(
-        { uuid, parentUuid, sessionIdJson: this.#sessionIdJson, timestamp, type },
-        fields === undefined ? data : withProfileFields(data, fields),
-        this.#redact,
-      )
+      if (handOver) {
+        // What can be told at once is told here: an object (after its toJSON) without envelope keys. A
+        // writer profile's fields are merged now (a copy of the top level's keys, as without handOver).
+        const plain = toPlainData(fields === undefined ? data : withProfileFields(data, fields)) ?? {}
+        serialized = handedOverPlaceholder(envelope)
+        const json = new IncrementalJson(plain, HANDED_OVER_BIG_STRING_CHARS)
+        handedOver = { uuid, type, placeholder: serialized, json }
+      } else {
+        serialized = serializeRecord(
+          envelope,
+          fields === undefined ? data : withProfileFields(data, fields),
+          this.#redact,
+        )
+      }
     } catch (error) {
       if (error instanceof InvalidRecordError) throw error
       // A getter, a Proxy trap or a revoked Proxy inside `data` threw while it was being read.
       throw new InvalidRecordError(`Record data could not be read: ${describe(error)}`, { cause: error })
     }
-    return { type, uuid, timestamp, serialized, chars: lineChars(serialized), joinsChain: !metadata }
+    return {
+      type,
+      uuid,
+      timestamp,
+      serialized,
+      chars: lineChars(serialized),
+      joinsChain: !metadata,
+      handedOver,
+    }
   }
 
-  /** Accepts a prepared record: it is queued, and the chain moves to it (unless it is metadata). */
-  accept(prepared: Prepared): void {
-    this.#queue.push(prepared.serialized, prepared.uuid, prepared.timestamp)
+  /**
+   * Accepts a prepared record: it is queued (`over`: as the one record allowed past the queue's bound),
+   * and the chain moves to it (unless it is metadata).
+   */
+  accept(prepared: Prepared, over = false): void {
+    this.#queue.push(prepared.serialized, prepared.uuid, prepared.timestamp, over)
     if (prepared.joinsChain) this.#lastUuid = prepared.uuid
     this.#recorded++
   }
@@ -133,9 +168,9 @@ export class Sequencer {
       )
     }
     for (const key in options) {
-      if (key !== 'parentUuid' && key !== 'timestamp') {
+      if (key !== 'parentUuid' && key !== 'timestamp' && key !== 'handOver') {
         throw new InvalidRecordError(
-          `Unknown record option \`${key}\` (known: parentUuid, timestamp); nothing was recorded`,
+          `Unknown record option \`${key}\` (known: parentUuid, timestamp, handOver); nothing was recorded`,
         )
       }
     }
@@ -165,6 +200,24 @@ export interface Prepared {
   readonly joinsChain: boolean
   /** UTF-16 code units of its line, newline included: what it adds to the queue. */
   readonly chars: number
+  /** A record handed over: its data is serialized later, by this (its `serialized` is a placeholder). */
+  readonly handedOver: HandedOver | null
+}
+
+/** The `handOver` record option; anything but a boolean (or undefined) is refused. */
+function handOverOf(options: RecordOptions | undefined): boolean {
+  if (options === undefined || options === null || typeof options !== 'object') return false
+  let given: unknown
+  try {
+    given = options.handOver
+  } catch (error) {
+    throw new InvalidRecordError(`Record options could not be read: ${describe(error)}`, { cause: error })
+  }
+  if (given === undefined || given === false) return false
+  if (given === true) return true
+  throw new InvalidRecordError(
+    `Expected \`handOver\` to be a boolean, got \`${safeString(given)}\` (${typeof given})`,
+  )
 }
 
 function describe(error: unknown): string {

@@ -21,6 +21,11 @@ export interface WriterSettings {
   readonly reporter: Reporter
   readonly fsync: FsyncMode
   readonly maxWriteChars: number
+  /**
+   * Serializes records handed over synchronously while `more()` holds (a drain cannot write past one that
+   * waits for its data); true when none is left.
+   */
+  readonly serializeSync: (more: () => boolean) => boolean
   /** Records accepted so far (the target of flushSync, close and the exit drain). */
   readonly recorded: () => number
   readonly error: (code: RecorderErrorCode, what: string, cause: unknown) => RecorderError
@@ -84,8 +89,17 @@ export class Writer {
     return (this.#current !== null && this.#current.written > 0) || this.#s.queue.midRecord
   }
 
+  /** Something can be written now (a record handed over whose data is still being serialized cannot). */
   get hasWork(): boolean {
-    return !this.#s.queue.isEmpty || this.#current !== null || this.#s.transcript.hasCarry
+    return this.#s.queue.hasReady || this.#current !== null || this.#s.transcript.hasCarry
+  }
+
+  /**
+   * Another run is needed: work, or flush() waiters — unless what they wait for is a record handed over
+   * still being serialized, whose serializer schedules the loop when its line is queued.
+   */
+  get #needsRun(): boolean {
+    return this.hasWork || (this.marks.hasWaiters && !this.#s.queue.headPending)
   }
 
   *#cycle(goal: Goal): io.Io<void> {
@@ -248,7 +262,7 @@ export class Writer {
     } finally {
       if (this.#generation === generation) this.#becameIdle()
     }
-    if (this.failure === null && (this.hasWork || this.marks.hasWaiters)) this.schedule()
+    if (this.failure === null && this.#needsRun) this.schedule()
   }
 
   /** close() began: the loop no longer opens the transcript just to have it open. */
@@ -286,6 +300,8 @@ export class Writer {
    */
   drainSync(goal: Goal, exiting: boolean): boolean {
     this.refusal = null
+    // Records handed over first: the queue cannot be written past one whose data is not serialized yet.
+    this.#s.serializeSync(goal.writeMore)
     if (this.#done(goal)) return true
     if (this.fatal !== null) return false
     if (!this.#s.lock.isOurs()) {
@@ -310,7 +326,7 @@ export class Writer {
       this.#fail(this.#asRecorderError(error, 'synchronous write failed'))
       return false
     } finally {
-      if (!exiting && this.failure === null && (this.hasWork || this.marks.hasWaiters)) this.schedule()
+      if (!exiting && this.failure === null && this.#needsRun) this.schedule()
     }
   }
 
