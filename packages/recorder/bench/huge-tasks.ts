@@ -5,7 +5,8 @@
 // event-loop lag (a 1 ms interval) until then and over its whole phase (until the next big record, so a GC
 // pause after the write counts too), and the longest GC pause in that phase. Overall: every chat record()
 // call meanwhile, every RecordQueue.nextChunk of 100 KB or more (the task that escapes and encodes one
-// slice of a big string), every GC pause, every lag. The write bench gives the side-by-side table; this gives the figures behind it.
+// slice of a big string), every step of the serializer of a handed-over record (one ~1 ms slice), every GC
+// pause, every lag. The write bench gives the side-by-side table; this gives the figures behind it.
 //
 // Run: node --conditions=@sessiontape/source --import tsx bench/huge-tasks.ts [--copy | --handover] [--queue-256m]
 //   --copy: plain record(); --handover: the big records with `{ handOver: true }`; neither: both modes,
@@ -20,6 +21,7 @@ import { fileURLToPath } from 'node:url'
 
 import { createRecorder } from '../src/index.js'
 import { RecordQueue } from '../src/record-queue.js'
+import { IncrementalJson } from '../src/write-core/incremental-json.js'
 import { chatData, hugeData, hugeMb } from './records.js'
 import { FIELDS, HUGE, roundsAfter } from './workloads.js'
 
@@ -56,6 +58,15 @@ async function measure(mode: 'copy' | 'handover'): Promise<void> {
     const chunk = nextChunk.call(this, maxChars)
     if (chunk !== null && chunk.buffer.length >= 100_000) chunkMs.push(performance.now() - start)
     return chunk
+  }
+  const stepMs: number[] = []
+  // eslint-disable-next-line @typescript-eslint/unbound-method
+  const step = IncrementalJson.prototype.step
+  IncrementalJson.prototype.step = function timed(this: IncrementalJson, deadline: number) {
+    const start = performance.now()
+    const done = step.call(this, deadline)
+    stepMs.push(performance.now() - start)
+    return done
   }
   const gcs: { readonly start: number; readonly ms: number }[] = []
   const gc = new PerformanceObserver((list) => {
@@ -135,6 +146,7 @@ async function measure(mode: 'copy' | 'handover'): Promise<void> {
   clearInterval(timer)
   gc.disconnect()
   RecordQueue.prototype.nextChunk = nextChunk
+  IncrementalJson.prototype.step = step
   fs.rmSync(dir, { recursive: true, force: true })
 
   const ms = (value: number | undefined) => (value === undefined ? '—' : value.toFixed(2))
@@ -168,6 +180,7 @@ async function measure(mode: 'copy' | 'handover'): Promise<void> {
   console.log('|:---|---:|---:|---:|---:|')
   console.log(row('record() of a chat record meanwhile', callMs))
   console.log(row('write task of a big string (escape + encode, ≥ 100 KB)', chunkMs))
+  console.log(row('serializer step of a handed-over record (IncrementalJson.step)', stepMs))
   const gcMs = gcs.map((g) => g.ms)
   console.log(row('GC pause', gcMs))
   console.log(row('event-loop lag (time between 1 ms timer ticks)', lagMs))
