@@ -25,12 +25,15 @@ export interface Chunk {
 // half of the arrays keeps it amortized O(1) per record.
 const COMPACT_MIN_HEAD = 1024
 const NEWLINE = 0x0a
-// A record holding big strings (see SerializedRecord.lazy) is escaped as it is written, at most this many
-// code units per write: escaping and encoding 512 Ki units takes about 1 ms (base64) to 2.5 ms (text with
-// escapes and non-ASCII: 1 Mi took ~5 ms) on the 2-core reference VM, so one write's task stays under the
-// 5 ms goal whatever the record's size. It is also always written on its own, never batched with the
-// records around it.
-const LAZY_WRITE_CHARS = 512 * 1024
+// A record holding big strings (see SerializedRecord.lazy) is escaped as it is written, a slice per write,
+// always on its own (never batched with the records around it). Each slice is sized so that escaping and
+// encoding it takes about LAZY_TASK_MS: the next slice is scaled from how long the last one took. On the
+// 2-core reference VM 1 Mi code units take ~2 ms as base64 and ~5 ms as text with escapes and non-ASCII, so
+// a fixed size is either too slow for the one (one write per loop turn: a producer of big records outruns
+// it) or too long a task for the other. The first slice is LAZY_FIRST_CHARS.
+const LAZY_TASK_MS = 2.5
+const LAZY_FIRST_CHARS = 512 * 1024
+const LAZY_MIN_CHARS = 64 * 1024
 
 function isHighSurrogate(code: number): boolean {
   return code >= 0xd800 && code <= 0xdbff
@@ -59,6 +62,8 @@ export class RecordQueue {
   #pendingChars = 0
   // The one record allowed past the bound (see admits()): null when none is queued.
   #over: SerializedRecord | null = null
+  // Code units of the next slice of a record holding big strings (see LAZY_TASK_MS).
+  #lazyChars = LAZY_FIRST_CHARS
 
   get pendingRecords(): number {
     return this.#records.length - this.#head
@@ -155,7 +160,7 @@ export class RecordQueue {
     if (head >= records.length) return null
     const first = records[head]!
     if (first.lazy === DATA_PENDING) return null
-    if (first.lazy !== undefined) return this.#slice(first, Math.min(maxChars, LAZY_WRITE_CHARS))
+    if (first.lazy !== undefined) return this.#lazySlice(first, maxChars)
     if (this.#headChars > 0 || charsOf(first) > maxChars) return this.#slice(first, maxChars)
     let end = head + 1
     let chars = charsOf(first)
@@ -190,6 +195,22 @@ export class RecordQueue {
       nextHeadChars: 0,
       chars,
     }
+  }
+
+  /** The next slice of a record holding big strings, sized to take about LAZY_TASK_MS to make. */
+  #lazySlice(record: SerializedRecord, maxChars: number): Chunk {
+    const chars = Math.min(maxChars, this.#lazyChars)
+    const started = performance.now()
+    const chunk = this.#slice(record, chars)
+    const elapsed = performance.now() - started
+    // Only a full slice says how fast this text goes (the last one of a record is shorter); halfway between
+    // the last size and the one that would have taken the target, so one slow slice (a GC) is not followed
+    // by a tiny one.
+    if (chunk.chars >= chars) {
+      const fitting = (chunk.chars * LAZY_TASK_MS) / Math.max(elapsed, 0.01)
+      this.#lazyChars = Math.round(Math.max(LAZY_MIN_CHARS, Math.min(maxChars, (chars + fitting) / 2)))
+    }
+    return chunk
   }
 
   /** The next slice of a record too big for one write: characters [headChars, headChars + maxChars). */

@@ -17,7 +17,7 @@ import { nodeFs, type RecorderFs } from './recorder-fs.js'
 import { TITLE_RECORD_TYPE, transcriptFileName } from './record-format.js'
 import { RecordQueue } from './record-queue.js'
 import { resolveOptions } from './resolve-options.js'
-import { bytesOverLimit } from './serialize-record.js'
+import { bytesOverLimit, HOLD_HUGE_STRINGS, HOLD_LONG_STRINGS } from './serialize-record.js'
 import { type SessionDetails, sessionError, withUnwrittenCount } from './session-errors.js'
 import { HandOverSerializer, MAX_HANDED_OVER_PENDING } from './write-core/hand-over.js'
 import { Reporter } from './write-core/reporter.js'
@@ -180,7 +180,9 @@ class SessionRecorder implements Recorder {
     // Past MAX_HANDED_OVER_PENDING records still being serialized, a record handed over is serialized at once:
     // the caller produces faster than the loop serializes, and the list of them must stay bounded.
     const mayDefer = this.#handOver.pending < MAX_HANDED_OVER_PENDING
-    const prepared = this.#sequencer.prepare(type, data, options, mayDefer)
+    // Past an eighth of the bound, long strings are escaped here again (see HOLD_HUGE_STRINGS).
+    const held = this.#queue.boundedChars <= this.#o.maxQueueBytes / 8 ? HOLD_LONG_STRINGS : HOLD_HUGE_STRINGS
+    const prepared = this.#sequencer.prepare(type, data, options, mayDefer, held)
     this.#checkSize(prepared)
     const admitted = this.#makeRoomFor(prepared)
     this.#sequencer.accept(prepared, admitted === 'over')

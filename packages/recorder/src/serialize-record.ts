@@ -1,6 +1,6 @@
 import { InvalidRecordError } from './errors.js'
 import { ENVELOPE_FIELDS, FORMAT_VERSION, FORMAT_VERSION_FIELD, type SessionRecord } from './record-format.js'
-import { BIG_STRING_CHARS } from './write-core/lazy-json-scan.js'
+import { LAZY_TOTAL_CHARS, LONG_STRING_CHARS } from './write-core/lazy-json-scan.js'
 import { type LazyJson, stringifyLazily } from './write-core/lazy-json.js'
 import { utf8BytesBounds, utf8BytesOf, wholeText } from './write-core/lazy-json-text.js'
 
@@ -27,14 +27,33 @@ export interface SerializedRecord {
   readonly head: string
   readonly body: string
   /**
-   * Set when the data holds strings too big to escape inside `record()` ({@link BIG_STRING_CHARS} code
-   * units or more): then `body` is `''` and the data's JSON, without its opening brace, is this text whose
+   * Set when the data holds long strings too big to escape inside `record()` (strings of
+   * {@link LONG_STRING_CHARS} code units or more adding up to {@link LAZY_TOTAL_CHARS}): then `body` is `''` and the data's JSON, without its opening brace, is this text whose
    * big strings are escaped only when written, a slice per write (see lazy-json-text.ts).
    */
   readonly lazy?: LazyJson
 }
 
 const VERSION_JSON = `,"${FORMAT_VERSION_FIELD}":${FORMAT_VERSION}`
+
+/** Which strings `record()` holds by reference: those of `minChars` or more, once they add up to `totalChars`. */
+export interface HeldStrings {
+  readonly minChars: number
+  readonly totalChars: number
+}
+
+/** While the queue has room: long strings adding up to 1 Mi code units are escaped later, as written. */
+export const HOLD_LONG_STRINGS: HeldStrings = { minChars: LONG_STRING_CHARS, totalChars: LAZY_TOTAL_CHARS }
+
+/**
+ * While the queue is past an eighth of its bound: only strings of 8 Mi code units or more are held. The rest is
+ * escaped inside `record()`, which slows a producer that outruns the disk by what its records cost to
+ * serialize — instead of letting it reach the bound, where the overflow policy writes half the bound
+ * synchronously. (Measured on the `big` workload, 2.5 MB records every loop turn: holding them all made the
+ * queue reach the bound; loop max 97 ms, 85 synchronous calls.) Strings of 8 Mi or more are held even then:
+ * escaping one costs 25 ms or more.
+ */
+export const HOLD_HUGE_STRINGS: HeldStrings = { minChars: 8 * 1024 * 1024, totalChars: 8 * 1024 * 1024 }
 
 /**
  * Serializes one record (see {@link SerializedRecord}). The envelope is written as a prefix and
@@ -46,10 +65,11 @@ export function serializeRecord(
   envelope: Envelope,
   data: unknown,
   redact: Redact | undefined,
+  held: HeldStrings = HOLD_LONG_STRINGS,
 ): SerializedRecord {
   const plain = toPlainData(data)
   if (redact !== undefined) return serializeRedacted(envelope, plain, redact)
-  const json = stringifyData(plain)
+  const json = stringifyData(plain, held)
   if (typeof json !== 'string') return { head: `${envelopeJson(envelope)},`, body: '', lazy: json }
   // `lazy: undefined` spelled out: every record has the same shape, so the queue's reads stay monomorphic.
   if (json === '{}') return { head: `${envelopeJson(envelope)}}`, body: '', lazy: undefined }
@@ -213,10 +233,10 @@ export function toPlainData(data: unknown): object | undefined {
  * The data's JSON: one string, or — when it holds big strings — the same text with them held by reference,
  * its opening brace already dropped (what `body` would hold).
  */
-function stringifyData(data: object | undefined): string | LazyJson {
+function stringifyData(data: object | undefined, held: HeldStrings): string | LazyJson {
   if (data === undefined) return '{}'
   try {
-    const json = stringifyLazily(data, BIG_STRING_CHARS)
+    const json = stringifyLazily(data, held.minChars, held.totalChars)
     if (typeof json === 'string') return json
     const [first, ...rest] = json.parts
     // An object always opens with its brace and a key; anything else (a toJSON returning something that is

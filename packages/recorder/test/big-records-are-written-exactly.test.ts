@@ -67,9 +67,59 @@ describe('records holding big strings (escaped as they are written)', () => {
     expect(writes.at(-1)!.toString()).toBe(lines[2])
     const slices = writes.slice(1, -1)
     expect(Buffer.concat(slices).toString()).toBe(lines[1])
-    // 1 Mi code units per write: at most 6 bytes each once escaped, and never the whole record at once.
-    expect(slices.length).toBeGreaterThanOrEqual(Math.floor(9_000_000 / (1024 * 1024)))
-    for (const slice of slices) expect(slice.length).toBeLessThanOrEqual(6 * 1024 * 1024)
+    // Slices sized by how long escaping takes, at most maxWriteBytes (4 Mi) code units each, 6 bytes at most
+    // per unit once escaped: never the whole record at once.
+    expect(slices.length).toBeGreaterThanOrEqual(Math.ceil(9_000_000 / (4 * 1024 * 1024)))
+    for (const slice of slices) expect(slice.length).toBeLessThanOrEqual(6 * 4 * 1024 * 1024)
+    expectExact(rec.filePath, [{ small: 1 }, data, { small: 2 }])
+  })
+
+  it.for([
+    [
+      '20 strings of 64 Ki (1.25 Mi in all) are held: the record is written alone, in slices',
+      20,
+      64 * 1024,
+      true,
+    ],
+    [
+      '10 strings of 64 Ki (640 Ki in all) are not: the record is batched with its neighbours',
+      10,
+      64 * 1024,
+      false,
+    ],
+    ['200 strings of 60,000 units (under 64 Ki each) are not, whatever their total', 200, 60_000, false],
+  ] as const)('long strings adding up to 1 Mi code units: %s', async ([, count, length, held]) => {
+    const dir = await tempDir()
+    const writes: Buffer[] = []
+    const seam = fakeFs({
+      overrides: {
+        write: (real) => (fd, buffer, offset, size) => {
+          writes.push(Buffer.from(buffer.subarray(offset, offset + size)))
+          return real(fd, buffer, offset, size)
+        },
+      },
+    })
+    const rec = createRecorder({
+      dir,
+      fs: seam,
+      fsync: 'never',
+      meta: false,
+      maxWriteBytes: 64 * 1024 * 1024,
+    })
+    await rec.ready()
+    const data = { parts: Array.from({ length: count }, (_, i) => `${i}:`.padEnd(length, 'é"')) }
+    rec.record('before', { small: 1 })
+    rec.record('tool_result', data)
+    rec.record('after', { small: 2 })
+    await rec.close()
+    const lines = rawLines(rec.filePath)
+    if (held) {
+      expect(writes[0]!.toString()).toBe(lines[0])
+      expect(writes.at(-1)!.toString()).toBe(lines[2])
+      expect(Buffer.concat(writes.slice(1, -1)).toString()).toBe(lines[1])
+    } else {
+      expect(writes.map((w) => w.toString())).toEqual([lines.join('')])
+    }
     expectExact(rec.filePath, [{ small: 1 }, data, { small: 2 }])
   })
 

@@ -22,7 +22,8 @@ export interface LazyJson {
 
 /**
  * `JSON.stringify(value)`, byte for byte, except that every string of at least `threshold` code units is
- * kept by reference instead of being escaped now. Returns the JSON as one string when no such string is
+ * kept by reference instead of being escaped now — when such strings add up to `total` code units (by
+ * default: as soon as there is one). Returns the JSON as one string when no such string is
  * written (and whenever the structure is too deep or too big to scan: then it is exactly the native call).
  * A snapshot like JSON.stringify's: every property is read now; only the (immutable) strings wait.
  *
@@ -31,9 +32,9 @@ export interface LazyJson {
  * them in arrays, own enumerable keys in order, circular structures refused); everything else is handed
  * to native JSON.stringify whole. Throws what JSON.stringify throws (TypeError for a cycle or a BigInt).
  */
-export function stringifyLazily(value: object, threshold: number): string | LazyJson {
-  if (!mayHoldBigString(value, threshold)) return JSON.stringify(value)
-  const containers = containersOfBigStrings(value, threshold)
+export function stringifyLazily(value: object, threshold: number, total = threshold): string | LazyJson {
+  if (!mayHoldBigString(value, threshold, total)) return JSON.stringify(value)
+  const containers = containersOfBigStrings(value, threshold, total)
   if (containers === null || !containers.has(value)) return JSON.stringify(value)
   const builder = new Builder(containers, threshold)
   if (!builder.property('', value)) return JSON.stringify(value)

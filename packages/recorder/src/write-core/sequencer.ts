@@ -7,6 +7,8 @@ import type { RecordQueue } from '../record-queue.js'
 import type { SessionRecord } from '../record-format.js'
 import {
   handedOverPlaceholder,
+  type HeldStrings,
+  HOLD_LONG_STRINGS,
   lineChars,
   type SerializedRecord,
   serializeRecord,
@@ -75,9 +77,16 @@ export class Sequencer {
    *
    * A record handed over (`handOver: true`, when `mayDefer` and there is no redact hook) is checked only
    * as far as it can be at once (an object without envelope keys) and queued as a placeholder; its data is
-   * serialized later by the {@link HandedOver} returned with it.
+   * serialized later by the {@link HandedOver} returned with it. `held`: which strings are held by
+   * reference and escaped when written (see HOLD_LONG_STRINGS).
    */
-  prepare(type: unknown, data: unknown, options: RecordOptions | undefined, mayDefer = false): Prepared {
+  prepare(
+    type: unknown,
+    data: unknown,
+    options: RecordOptions | undefined,
+    mayDefer = false,
+    held: HeldStrings = HOLD_LONG_STRINGS,
+  ): Prepared {
     if (!this.#accepting) {
       throw new RecorderClosedError(
         `Cannot record "${safeString(type)}": the recorder of session "${this.#sessionId}" is closed`,
@@ -111,6 +120,7 @@ export class Sequencer {
           envelope,
           fields === undefined ? data : withProfileFields(data, fields),
           this.#redact,
+          held,
         )
       }
     } catch (error) {
