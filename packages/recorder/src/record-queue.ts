@@ -31,7 +31,7 @@ const NEWLINE = 0x0a
 // 2-core reference VM 1 Mi code units take ~2 ms as base64 and ~5 ms as text with escapes and non-ASCII, so
 // a fixed size is either too slow for the one (one write per loop turn: a producer of big records outruns
 // it) or too long a task for the other. The first slice is LAZY_FIRST_CHARS.
-const LAZY_TASK_MS = 2.5
+const LAZY_TASK_MS = 2
 const LAZY_FIRST_CHARS = 512 * 1024
 const LAZY_MIN_CHARS = 64 * 1024
 
@@ -203,12 +203,13 @@ export class RecordQueue {
     const started = performance.now()
     const chunk = this.#slice(record, chars)
     const elapsed = performance.now() - started
-    // Only a full slice says how fast this text goes (the last one of a record is shorter); halfway between
-    // the last size and the one that would have taken the target, so one slow slice (a GC) is not followed
-    // by a tiny one.
+    // Only a full slice says how fast this text goes (the last one of a record is shorter). Halfway between
+    // the last size and the one that would have taken the target, and at most 1.5× the last: one slow slice
+    // (a GC) is not followed by a tiny one, nor one fast slice (base64 before text) by a huge one.
     if (chunk.chars >= chars) {
       const fitting = (chunk.chars * LAZY_TASK_MS) / Math.max(elapsed, 0.01)
-      this.#lazyChars = Math.round(Math.max(LAZY_MIN_CHARS, Math.min(maxChars, (chars + fitting) / 2)))
+      const next = Math.min((chars + fitting) / 2, chars * 1.5, maxChars)
+      this.#lazyChars = Math.round(Math.max(LAZY_MIN_CHARS, next))
     }
     return chunk
   }
