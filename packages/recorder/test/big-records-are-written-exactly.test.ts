@@ -53,7 +53,7 @@ describe('records holding big strings (escaped as they are written)', () => {
         },
       },
     })
-    // 9 M characters (past the 8 Mi threshold) of text that escapes to more than it is long, with the default
+    // 9 M characters of text (held: long strings past 1 Mi) that escapes to more than it is long, with the default
     // 4 MiB writes allowed.
     const data = bigPayload(7, 9_000_000)
     const rec = createRecorder({ dir, fs: seam, fsync: 'never', meta: false })
