@@ -3,7 +3,14 @@ import path from 'node:path'
 
 import type { FsyncMode } from '../src/index.js'
 import { lockPathOf } from '../src/session-lock.js'
-import { checkTranscript, type Ledger, type LockLeft, lockLeft, type Verdict } from './kill-fuzz-check.js'
+import {
+  checkTranscript,
+  type Ledger,
+  linesAt,
+  type LockLeft,
+  lockLeft,
+  type Verdict,
+} from './kill-fuzz-check.js'
 import type { ChildEvent, ChildPlan } from './kill-fuzz-protocol.js'
 import { caseSeed, Random } from './kill-fuzz-random.js'
 import { type ChildRun, runChild } from './kill-fuzz-run-child.js'
@@ -20,6 +27,11 @@ const HANG_MS = MAX_RUN_MS + 40_000
 const FSYNC_MODES: readonly FsyncMode[] = ['never', 'flush', 'batch']
 const BUDGETS = [64 * 1024, 512 * 1024, 4 * 1024 * 1024, 16 * 1024 * 1024] as const
 const SMALL_WRITES = [4096, 65_536, 1024 * 1024] as const
+// Small queue bounds: the big records are admitted past them as "the one record over the bound", the records
+// behind them go through drain-sync, and past an eighth of the bound long strings are escaped in record().
+const SMALL_QUEUES = [256 * 1024, 1024 * 1024, 4 * 1024 * 1024] as const
+// Share of a child's records handed over (`{ handOver: true }`): none, some, most, all.
+const HAND_OVER_SHARES = [0, 0.2, 0.5, 0.9, 1] as const
 // Most chains' failures are visible within the reports of the last two children; older ones are dropped.
 const KEPT_RUNS = 2
 
@@ -77,11 +89,13 @@ export async function runCase(settings: CaseSettings): Promise<CaseOutcome> {
   const filePath = path.join(dir, `${sessionId}.jsonl`)
   // Fresh sessions (one kill, then the clean resume) and resume chains of up to 40 kills.
   const chainLength = random.chance(0.3) ? 1 : random.int(2, 40)
-  const ledger: Ledger = { acked: new Map(), marks: new Map() }
+  const ledger: Ledger = { acked: new Map(), marks: new Map(), verified: new Set() }
   const failures: string[] = []
   const steps: Step[] = []
   let before: Buffer | null = null
   let previousLock: LockLeft | null = null
+  // Acknowledged hand-over records in the file at the latest check.
+  let ackedHandOver = 0
 
   for (let child = 0; ; child++) {
     const closing =
@@ -94,6 +108,9 @@ export async function runCase(settings: CaseSettings): Promise<CaseOutcome> {
       fsync: random.pick(FSYNC_MODES),
       meta: random.chance(0.8),
       maxWriteBytes: random.chance(0.3) ? random.pick(SMALL_WRITES) : undefined,
+      maxQueueBytes: random.chance(0.3) ? random.pick(SMALL_QUEUES) : undefined,
+      handOverShare: random.pick(HAND_OVER_SHARES),
+      run: child,
       seed: random.seed(),
       selfKillMs: null,
       budgetBytes: closing ? random.int(0, 64 * 1024) : random.pick(BUDGETS),
@@ -107,6 +124,8 @@ export async function runCase(settings: CaseSettings): Promise<CaseOutcome> {
       HANG_MS,
     )
     tally.children++
+    if (plan.handOverShare > 0) tally.childrenHandingOver++
+    if (plan.maxQueueBytes !== undefined) tally.childrenSmallQueue++
     const where = `case ${settings.index} child ${child}`
     const failedBefore = failures.length
     let fatal = false
@@ -209,6 +228,22 @@ export async function runCase(settings: CaseSettings): Promise<CaseOutcome> {
       tally.missingMarks += verdict.missingMarks.length
       fail(`flush watermark uuid(s) not in the file: ${verdict.missingMarks.slice(0, 5).join(', ')}`)
     }
+    if (verdict.contentWrong.length > 0) {
+      tally.contentWrong += verdict.contentWrong.length
+      fail(`record content not what was recorded: ${verdict.contentWrong.slice(0, 3).join(' | ')}`)
+    }
+    if (verdict.misordered.length > 0) {
+      tally.misordered += verdict.misordered.length
+      fail(`records out of recording order: ${verdict.misordered.slice(0, 5).join(' | ')}`)
+    }
+    for (const [key, count] of verdict.newlyVerified) {
+      tally.verifiedRecords += count
+      if (key.startsWith('handover ')) tally.verifiedHandOver += count
+      if (key === 'handover structure') tally.verifiedHandOverStructure += count
+      if (key === 'handover long-strings') tally.verifiedHandOverLongStrings += count
+      if (key === 'handover huge-string') tally.verifiedHandOverHugeString += count
+      if (key === 'copy long-strings' || key === 'copy huge-string') tally.verifiedCopiedBig += count
+    }
     if (verdict.problems.length > 0) {
       tally.readerProblems += verdict.problems.length
       const shown = verdict.problems
@@ -230,6 +265,7 @@ export async function runCase(settings: CaseSettings): Promise<CaseOutcome> {
         fail(`the directory holding the lock has mode ${lock.parentMode.toString(8)}, not 700`)
       }
     }
+    ackedHandOver = verdict.ackedHandOver
     steps.push({ child, plan, kill, run, lock, verdict })
     if (steps.length > KEPT_RUNS) steps.shift()
 
@@ -237,9 +273,16 @@ export async function runCase(settings: CaseSettings): Promise<CaseOutcome> {
       // Keep what reproduces it: the last children's reports and, unless only the lock failed, the file as
       // the previous child left it.
       if (fatal && before !== null) fs.writeFileSync(path.join(dir, `before-child-${child}.jsonl`), before)
+      if (verdict.badLines.length > 0) {
+        fs.writeFileSync(
+          path.join(dir, `damaged-child-${child}.jsonl`),
+          linesAt(bytes, verdict.badLines.slice(0, 20)),
+        )
+      }
       writeReport(dir, settings, chainLength, child, steps, failures.slice(failedBefore))
       if (fatal) {
         tally.ackedRecords = ledger.acked.size
+        tally.ackedHandOver = verdict.ackedHandOver
         tally.failedCases = 1
         return { tally, failures, keptDir: dir }
       }
@@ -261,6 +304,7 @@ export async function runCase(settings: CaseSettings): Promise<CaseOutcome> {
     }
   }
   tally.ackedRecords = ledger.acked.size
+  tally.ackedHandOver = ackedHandOver
   if (failures.length > 0) tally.failedCases = 1
   const keep = settings.keepAll || failures.length > 0
   if (!keep) fs.rmSync(dir, { recursive: true, force: true })

@@ -1,5 +1,6 @@
 // One child of the kill fuzz (bench/kill-fuzz.ts): opens or resumes a session, records bursts of records of
-// varied sizes, flushes at random points and prints every acknowledged watermark with the uuids it covers,
+// varied sizes and shapes (a share of them handed over: `{ handOver: true }`), each carrying a digest of
+// its content, flushes at random points and prints every acknowledged watermark with the uuids it covers,
 // as JSON lines on stdout (kill-fuzz-protocol.ts), until it is killed with SIGKILL — by the parent, or by a
 // thread of its own at a precise moment — or, for the child that ends a chain, until it has closed.
 import { once } from 'node:events'
@@ -8,10 +9,12 @@ import { Worker } from 'node:worker_threads'
 
 import { createRecorder, type FlushWatermark, type Recorder } from '../src/index.js'
 import {
+  type BodyShape,
   type ChildEvent,
   type ChildPlan,
-  MAX_HUGE_RECORDS_PER_CHILD,
-  RECORD_SIZES,
+  contentSum,
+  type FuzzData,
+  RECORD_SHAPES,
 } from './kill-fuzz-protocol.js'
 import { Random } from './kill-fuzz-random.js'
 
@@ -28,6 +31,13 @@ process.kill(process.pid, 'SIGKILL')
 
 // Mixed into payloads so that byte offsets and character offsets differ and a tear can split a character.
 const MULTIBYTE = 'é✓😀ß'
+// Everything JSON must escape or encode in more than one byte, lone surrogates included (JSON.stringify
+// writes those as \uXXXX escapes; a writer that encoded them as UTF-8 would write U+FFFD instead).
+const ESCAPES = '"\\\n\t\u0001\u001f</é✓😀\ud800x\udc00ß\u2028'
+const ALPHABETS = ['x', MULTIBYTE, ESCAPES] as const
+// Long strings carry their offset every this many code units, so a slice written twice, or skipped,
+// changes the content (a string of one repeated pattern would read back the same).
+const MARK_EVERY = 1024
 
 const plan = JSON.parse(process.argv[2] ?? '') as ChildPlan
 const random = new Random(plan.seed)
@@ -59,26 +69,91 @@ async function armSelfKill(delayMs: number): Promise<() => void> {
   }
 }
 
-function payload(bytes: number): string {
-  if (random.chance(0.7)) return 'x'.repeat(bytes)
-  // Roughly `bytes` bytes of UTF-8: 2, 3, 4 and 2 bytes per character of MULTIBYTE.
-  return MULTIBYTE.repeat(Math.max(1, Math.round(bytes / 11)))
+/** `chars` code units of `alphabet`, with `<offset>` every MARK_EVERY units. */
+function marked(chars: number, alphabet: string, from = 0): string {
+  const filler = alphabet.repeat(Math.ceil(MARK_EVERY / alphabet.length))
+  const chunks: string[] = []
+  let length = 0
+  for (let at = from; length < chars; at += MARK_EVERY) {
+    const chunk = `<${at}>${filler}`.slice(0, MARK_EVERY)
+    chunks.push(chunk)
+    length += chunk.length
+  }
+  const text = chunks.join('')
+  return text.length === chars ? text : text.slice(0, chars)
 }
 
-let hugeRecords = 0
-function recordSize(): number {
-  let roll = random.next()
-  for (const size of RECORD_SIZES) {
-    roll -= size.share
-    if (roll >= 0) continue
-    if (size.name !== '3 MB') return size.bytes
-    if (hugeRecords < MAX_HUGE_RECORDS_PER_CHILD) {
-      hugeRecords++
-      return size.bytes
-    }
-    break
+/** A long string in one of the representations V8 may hand the writer: flat, sliced or concatenated. */
+function longString(chars: number): string {
+  const alphabet = random.pick(ALPHABETS)
+  if (!random.chance(0.3)) return marked(chars, alphabet)
+  const half = chars >> 1
+  return marked(half, alphabet) + marked(chars - half, random.pick(ALPHABETS), half)
+}
+
+function text(bytes: number): string {
+  if (bytes < MARK_EVERY)
+    return random.chance(0.7) ? 'x'.repeat(bytes) : MULTIBYTE.repeat(Math.max(1, Math.round(bytes / 11)))
+  // Roughly `bytes` bytes of UTF-8: 2, 3, 4 and 2 bytes per character of MULTIBYTE.
+  return random.chance(0.7) ? marked(bytes, 'x') : marked(Math.round(bytes / 2.5), MULTIBYTE)
+}
+
+/** 1,000–5,000 small objects in an array (or as the values of one object's keys). */
+function structure(): { body: unknown; chars: number } {
+  const count = random.int(1000, 5000)
+  const item = (i: number): unknown => ({
+    i,
+    name: `item-${i}`,
+    ok: i % 3 === 0,
+    tags: [i % 7, null, i % 5 === 0 ? MULTIBYTE : 'a"b'],
+    ratio: i / 7,
+  })
+  if (random.chance(0.25)) {
+    const body: Record<string, unknown> = {}
+    for (let i = 0; i < count; i++) body[`k${i}`] = item(i)
+    return { body, chars: count * 80 }
   }
-  return RECORD_SIZES[0].bytes
+  return { body: Array.from({ length: count }, (_, i) => item(i)), chars: count * 80 }
+}
+
+function body(shape: BodyShape, bytes: number): { body: unknown; chars: number } {
+  switch (shape) {
+    case 'text':
+      return { body: text(bytes), chars: bytes }
+    case 'structure':
+      return structure()
+    case 'long-strings': {
+      // ≥ 64 Ki each and ≥ 1 Mi together: the recorder holds them by reference (while its queue has room).
+      const parts = Array.from({ length: random.int(16, 24) }, () =>
+        longString(
+          random.chance(0.15) ? random.int(256 * 1024, 300 * 1024) : random.int(64 * 1024, 96 * 1024),
+        ),
+      )
+      return { body: { parts }, chars: parts.reduce((sum, part) => sum + part.length, 0) }
+    }
+    case 'huge-string': {
+      // Now and then 8 Mi+ code units: held by reference even once the queue is past an eighth of its bound.
+      const chars = random.chance(0.25)
+        ? random.int(8 * 1024 * 1024, 9 * 1024 * 1024)
+        : random.int(2_000_000, 5_000_000)
+      const string = chars > 8 * 1024 * 1024 ? marked(chars, 'x') : longString(chars)
+      return { body: { text: string, length: string.length }, chars }
+    }
+  }
+}
+
+const drawn = new Map<string, number>()
+function recordShape(): (typeof RECORD_SHAPES)[number] {
+  let roll = random.next()
+  for (const shape of RECORD_SHAPES) {
+    roll -= shape.share
+    if (roll >= 0) continue
+    const count = drawn.get(shape.name) ?? 0
+    if (count >= shape.max) break
+    drawn.set(shape.name, count + 1)
+    return shape
+  }
+  return RECORD_SHAPES[0]
 }
 
 function pause(): Promise<void> {
@@ -111,6 +186,7 @@ async function main(): Promise<void> {
       fsync: plan.fsync,
       meta: plan.meta,
       maxWriteBytes: plan.maxWriteBytes,
+      maxQueueBytes: plan.maxQueueBytes,
       // Far longer than any resume may take: a resume that has to wait for the lock to go stale is a failure.
       lockStaleMs: 60_000,
       onError: (error) => emitError('onError', error),
@@ -139,18 +215,31 @@ async function main(): Promise<void> {
     if (bytes < plan.budgetBytes) {
       const count = random.int(1, random.chance(0.2) ? 200 : 20)
       for (let i = 0; i < count; i++) {
-        const size = recordSize()
-        const title = random.chance(0.01)
+        const seq = uuids.length
+        const handOver = random.chance(plan.handOverShare)
+        let chars = 8
         try {
-          uuids.push(
-            title
-              ? recorder.record('title', { title: `fuzz ${uuids.length}` })
-              : recorder.record('fuzz', { seq: uuids.length, text: payload(size) }),
-          )
+          if (random.chance(0.01)) {
+            uuids.push(recorder.record('title', { title: `fuzz ${seq}`, run: plan.run, seq }))
+          } else {
+            const drawnShape = recordShape()
+            const made = body(drawnShape.shape, drawnShape.bytes)
+            chars = made.chars
+            const mode = handOver ? 'handover' : 'copy'
+            const data: FuzzData = {
+              run: plan.run,
+              seq,
+              shape: drawnShape.shape,
+              mode,
+              sum: contentSum([plan.run, seq, drawnShape.shape, mode, made.body]),
+              body: made.body,
+            }
+            uuids.push(recorder.record('fuzz', data, handOver ? { handOver: true } : undefined))
+          }
         } catch (error) {
           emitError('record', error)
         }
-        bytes += size
+        bytes += chars
       }
     } else if (plan.finish === 'close') {
       break

@@ -25,8 +25,26 @@ export class Tally {
   ackedChecks = 0
   /** Distinct acknowledged records. */
   ackedRecords = 0
+  /** Of those, recorded with `{ handOver: true }` (in the file at the chain's last check). */
+  ackedHandOver = 0
+  /** Children that handed some of their records over / that ran with a small maxQueueBytes. */
+  childrenHandingOver = 0
+  childrenSmallQueue = 0
+  /** Records whose content digest was checked (each once, when first seen whole in the file). */
+  verifiedRecords = 0
+  /** Of those, handed over: all shapes, then the structure-heavy and long-string ones. */
+  verifiedHandOver = 0
+  verifiedHandOverStructure = 0
+  verifiedHandOverLongStrings = 0
+  verifiedHandOverHugeString = 0
+  /** Long-string records recorded without handOver (their strings may be held by reference too). */
+  verifiedCopiedBig = 0
   lost = 0
   duplicated = 0
+  /** Records whose content does not match the digest computed before record(). */
+  contentWrong = 0
+  /** Records of a child out of its recording order, or after a missing one. */
+  misordered = 0
   missingMarks = 0
   /** flush() resolved to a count below the records accepted before it. */
   watermarksWrong = 0
@@ -55,6 +73,8 @@ export class Tally {
     return (
       this.lost +
       this.duplicated +
+      this.contentWrong +
+      this.misordered +
       this.missingMarks +
       this.watermarksWrong +
       this.prefixViolations +
@@ -90,9 +110,19 @@ export function formatSummary(tally: Tally, elapsedMs: number): string {
       'acknowledged records checked',
       `${tally.ackedChecks} look-ups of ${tally.ackedRecords} distinct records, ${(tally.bytesChecked / 1024 / 1024).toFixed(0)} MiB of transcript read`,
     ],
+    [
+      'children handing over / with a small maxQueueBytes',
+      `${tally.childrenHandingOver} / ${tally.childrenSmallQueue}`,
+    ],
+    [
+      'records content-checked (digest, order)',
+      `${tally.verifiedRecords}, of which handed over ${tally.verifiedHandOver} (structure ${tally.verifiedHandOverStructure}, long strings ${tally.verifiedHandOverLongStrings}, huge string ${tally.verifiedHandOverHugeString}); big strings copied ${tally.verifiedCopiedBig}`,
+    ],
+    ['acknowledged hand-over records (distinct)', String(tally.ackedHandOver)],
     ['torn lines reported as recovered', String(tally.recoveredLines)],
     ['lost (acknowledged, not in the file)', mark(tally.lost)],
     ['duplicated (uuid on two lines)', mark(tally.duplicated)],
+    ['content not as recorded / out of order', `${mark(tally.contentWrong)} / ${mark(tally.misordered)}`],
     [
       'watermarks: uuid not in the file / count too low',
       `${mark(tally.missingMarks)} / ${mark(tally.watermarksWrong)}`,
