@@ -1,0 +1,36 @@
+import { readFileSync } from 'node:fs'
+
+import { describe, expect, it } from 'vitest'
+
+import { createRecorder } from '../src/index.js'
+import { tempDir } from './support/temp-dir.js'
+
+describe('review: records handed over under a tiny maxQueueBytes', () => {
+  for (const [ready, count, bound] of [
+    [false, 40, 1],
+    [true, 40, 1],
+    // Past COMPACT_MIN_HEAD (1024) written records, with the one record over the bound and placeholders queued.
+    [true, 5_000, 64 * 1024],
+  ] as const) {
+    it(`drain-sync keeps every record, in order (open first: ${ready}, ${count} records, bound ${bound})`, async () => {
+      const dir = await tempDir()
+      const rec = createRecorder({ dir, meta: false, maxQueueBytes: bound })
+      if (ready) await rec.ready()
+      const uuids: string[] = []
+      for (let i = 0; i < count; i++) {
+        const handOver = i % 3 !== 2
+        const data = i % 5 === 0 ? { items: Array.from({ length: 5_000 }, (_, k) => ({ k })) } : { i }
+        uuids.push(rec.record(i % 2 === 0 ? 'tool_result' : 'user', data, { handOver }))
+        if (i % 7 === 0 && (count < 100 || i % 700 === 0)) await new Promise((r) => setImmediate(r))
+      }
+      await rec.close()
+      const lines = readFileSync(rec.filePath, 'utf8').split('\n').filter(Boolean)
+      const records = lines.map((l) => JSON.parse(l) as Record<string, unknown>)
+      expect(records.map((r) => r.uuid)).toEqual(uuids)
+      expect(records.every((r) => r.recordError === undefined)).toBe(true)
+      expect(
+        records.filter((r) => Array.isArray(r.items)).every((r) => (r.items as unknown[]).length === 5_000),
+      ).toBe(true)
+    })
+  }
+})
