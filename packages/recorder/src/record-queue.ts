@@ -88,6 +88,11 @@ export class RecordQueue {
     return this.#head < this.#records.length && this.#records[this.#head]!.lazy !== DATA_PENDING
   }
 
+  /** `record` is the next to be written. */
+  isHead(record: SerializedRecord): boolean {
+    return this.#records[this.#head] === record
+  }
+
   /** The head record waits for its data to be serialized: nothing can be written before it is. */
   get headPending(): boolean {
     return this.#head < this.#records.length && this.#records[this.#head]!.lazy === DATA_PENDING
@@ -104,6 +109,11 @@ export class RecordQueue {
     if (over === null) return this.#pendingChars
     const written = this.#records[this.#head] === over ? this.#headChars : 0
     return this.#pendingChars - (charsOf(over) - written)
+  }
+
+  /** A record is queued past the bound (see {@link boundedChars}). */
+  get hasOver(): boolean {
+    return this.#over !== null
   }
 
   /**
@@ -135,19 +145,6 @@ export class RecordQueue {
     const fits = this.boundedChars + charsOf(line) - charsOf(placeholder) <= max
     this.#pendingChars += charsOf(line) - charsOf(placeholder)
     if (this.#over === placeholder || (!fits && this.#over === null)) this.#over = line
-  }
-
-  /** Replaces a queued record no part of which has been taken yet (the `recovered` record). */
-  replace(uuid: string, record: SerializedRecord): boolean {
-    for (let i = this.#head; i < this.#records.length; i++) {
-      if (this.#uuids[i] !== uuid) continue
-      if (i === this.#head && this.#headChars > 0) return false
-      this.#pendingChars += charsOf(record) - charsOf(this.#records[i]!)
-      if (this.#over === this.#records[i]) this.#over = record
-      this.#records[i] = record
-      return true
-    }
-    return false
   }
 
   /**

@@ -17,7 +17,12 @@ import { nodeFs, type RecorderFs } from './recorder-fs.js'
 import { TITLE_RECORD_TYPE, transcriptFileName } from './record-format.js'
 import { RecordQueue } from './record-queue.js'
 import { resolveOptions } from './resolve-options.js'
-import { bytesOverLimit, HOLD_HUGE_STRINGS, HOLD_LONG_STRINGS } from './serialize-record.js'
+import {
+  bytesOverLimit,
+  HOLD_HUGE_STRINGS,
+  HOLD_LONG_STRINGS,
+  leastHandedOverBytes,
+} from './serialize-record.js'
 import { type SessionDetails, sessionError, withUnwrittenCount } from './session-errors.js'
 import { HandOverSerializer, MAX_HANDED_OVER_PENDING } from './write-core/hand-over.js'
 import { Reporter } from './write-core/reporter.js'
@@ -60,6 +65,8 @@ class SessionRecorder implements Recorder {
   #closing: Promise<void> | null = null
   #closed = false
   #overflowEvents = 0
+  // Records accepted when the exit drain last ran (-1: it has not).
+  #exitDrainedAt = -1
   #readyWaiters: Array<{ resolve: () => void; reject: (error: RecorderError) => void }> = []
 
   constructor(options: ResolvedOptions) {
@@ -145,11 +152,14 @@ class SessionRecorder implements Recorder {
         reporter: this.#reporter,
         fsync: options.fsync,
         maxWriteChars: options.maxWriteBytes,
-        serializeSync: (more) => this.#handOver.serializeSync(more),
+        serializeHead: (more) => this.#handOver.serializeHead(more),
         recorded: () => this.#sequencer.recorded,
         error,
         withCount: (failure) => withUnwrittenCount(failure, this.#details()),
-        onPersisted: () => this.#persistedMoved(),
+        onPersisted: () => {
+          this.#persistedMoved()
+          this.#handOver.resume()
+        },
         onOpened: () => {
           for (const waiter of this.#readyWaiters.splice(0)) waiter.resolve()
         },
@@ -177,11 +187,13 @@ class SessionRecorder implements Recorder {
   }
 
   record(type: string, data?: object, options?: RecordOptions): string {
-    // Past MAX_HANDED_OVER_PENDING records still being serialized, a record handed over is serialized at once:
-    // the caller produces faster than the loop serializes, and the list of them must stay bounded.
-    const mayDefer = this.#handOver.pending < MAX_HANDED_OVER_PENDING
-    // Past an eighth of the bound, long strings are escaped here again (see HOLD_HUGE_STRINGS).
-    const held = this.#queue.boundedChars <= this.#o.maxQueueBytes / 8 ? HOLD_LONG_STRINGS : HOLD_HUGE_STRINGS
+    // Past an eighth of the bound, work is done here again: long strings are escaped (see HOLD_HUGE_STRINGS),
+    // data handed over is serialized at once — and past MAX_HANDED_OVER_PENDING records still being
+    // serialized too. That slows a producer that outruns the disk (or the serializer) by what its records
+    // cost, instead of letting the queue reach the bound.
+    const roomy = this.#queue.boundedChars <= this.#o.maxQueueBytes / 8
+    const mayDefer = roomy && this.#handOver.pending < MAX_HANDED_OVER_PENDING
+    const held = roomy ? HOLD_LONG_STRINGS : HOLD_HUGE_STRINGS
     const prepared = this.#sequencer.prepare(type, data, options, mayDefer, held)
     this.#checkSize(prepared)
     const admitted = this.#makeRoomFor(prepared)
@@ -296,10 +308,15 @@ class SessionRecorder implements Recorder {
    */
   #checkSize(prepared: Prepared): void {
     const max = this.#o.maxRecordBytes
+    if (prepared.handedOver !== null) {
+      // Measured once serialized (see HandOverSerializer); what can be told now is whether even its
+      // shortest possible line (envelope and an error code) fits.
+      const least = max === undefined ? 0 : leastHandedOverBytes(prepared.serialized)
+      if (max !== undefined && least > max) throw new RecordTooLargeError(prepared.type, least, max)
+      return
+    }
     // UTF-8 takes at most 3 bytes per UTF-16 code unit: most records need no scan at all (not a lazy one,
     // whose `chars` counts its big strings unescaped).
-    // A record handed over is measured once serialized (see HandOverSerializer).
-    if (prepared.handedOver !== null) return
     if (max === undefined || (prepared.chars * 3 <= max && prepared.serialized.lazy === undefined)) return
     const bytes = bytesOverLimit(prepared.serialized, max)
     if (bytes !== null) throw new RecordTooLargeError(prepared.type, bytes, max)
@@ -338,9 +355,13 @@ class SessionRecorder implements Recorder {
   }
 
   #drainOnExit(): void {
+    const recorded = this.#sequencer.recorded
+    // The drain runs from the 'exit' listener and again from process.reallyExit (see exit-drain.ts): the
+    // second time only for records accepted since (by a later 'exit' listener), so a loss is reported once.
+    if (this.#exitDrainedAt === recorded) return
+    this.#exitDrainedAt = recorded
     this.#reporter.exiting = true
     const deadline = Date.now() + this.#o.exitDrainMs
-    const recorded = this.#sequencer.recorded
     this.#writer.drainSync(exitGoal(deadline, recorded, this.#o.fsync === 'batch'), true)
     const unwritten = recorded - this.#writer.marks.written
     if (unwritten > 0) {

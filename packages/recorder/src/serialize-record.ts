@@ -1,4 +1,4 @@
-import { InvalidRecordError } from './errors.js'
+import { InvalidRecordError, RecordTooLargeError } from './errors.js'
 import { ENVELOPE_FIELDS, FORMAT_VERSION, FORMAT_VERSION_FIELD, type SessionRecord } from './record-format.js'
 import { LAZY_TOTAL_CHARS, LONG_STRING_CHARS } from './write-core/lazy-json-scan.js'
 import { type LazyJson, stringifyLazily } from './write-core/lazy-json.js'
@@ -110,7 +110,12 @@ export function handedOverLine(
   return {
     head: `${envelope},`,
     body: '',
-    lazy: { parts: [first.slice(1), ...lazy.parts.slice(1)], chars: lazy.chars - 1 },
+    // The brace dropped is one code unit and one byte.
+    lazy: {
+      parts: [first.slice(1), ...lazy.parts.slice(1)],
+      chars: lazy.chars - 1,
+      textBytes: lazy.textBytes === undefined ? undefined : lazy.textBytes - 1,
+    },
   }
 }
 
@@ -121,9 +126,20 @@ export function handedOverLine(
 export function unserializableLine(
   placeholder: SerializedRecord,
   error: InvalidRecordError,
+  withMessage = true,
 ): SerializedRecord {
-  const body = JSON.stringify({ recordError: { code: error.code, message: error.message } }).slice(1)
+  const recordError = withMessage ? { code: error.code, message: error.message } : { code: error.code }
+  const body = JSON.stringify({ recordError }).slice(1)
   return { head: `${placeholder.head},`, body, lazy: undefined }
+}
+
+/**
+ * UTF-8 bytes of the shortest line a record handed over can end as (its envelope and the code of an error,
+ * newline included): a `maxRecordBytes` below it is refused in `record()`, where it can be told.
+ */
+export function leastHandedOverBytes(placeholder: SerializedRecord): number {
+  const line = unserializableLine(placeholder, new RecordTooLargeError('', 0, 0), false)
+  return Buffer.byteLength(line.head) + Buffer.byteLength(line.body) + 1
 }
 
 /** UTF-16 code units the record's line stands for in the queue (a lazy body counts its big strings raw). */

@@ -50,6 +50,18 @@ describe('a transcript format is recognised from its content, and can be given',
     })
   })
 
+  it('a file that is only `{`, unterminated, is our first record torn one byte in — not a pretty-printed Gemini document', async () => {
+    await withTempDir(async (dir) => {
+      const file = path.join(dir, 'f.jsonl')
+      await writeFile(file, '{')
+      expect(await detectFormat(file)).toBe('sessiontape')
+      expect((await readSession(file)).problems.map((p) => p.kind)).toEqual(['torn-tail'])
+      // A `{` line with its newline still opens a pretty-printed document.
+      await writeFile(file, '{\n')
+      expect(await detectFormat(file)).toBe('gemini-json')
+    })
+  })
+
   it('an explicit format overrides what the content says, and a wrong one is a TypeError at the call', async () => {
     await withTempDir(async (dir) => {
       const file = path.join(dir, 'f.jsonl')

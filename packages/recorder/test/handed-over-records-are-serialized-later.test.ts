@@ -215,6 +215,20 @@ describe('record(type, data, { handOver: true }): serialized later, a slice at a
     expect(JSON.parse(lineOf(rec.filePath, 0))).toMatchObject({ secret: '[redacted]', n: 1 })
   })
 
+  it('at exit, the records ahead of one handed over are written first, whatever serializing it costs', async () => {
+    const dir = await tempDir()
+    const result = await runFixture('exit-behind-a-handed-over-record', [dir, 'behind'])
+    expect(result.code).toBe(0)
+    const ahead = JSON.parse(result.stdout) as string[]
+    const records = rawLines(`${dir}/behind.jsonl`).map((line) => JSON.parse(line) as Record<string, unknown>)
+    // The 1,000 records ahead of it are there; it and the one after it could not be serialized within
+    // exitDrainMs (200 ms) and are reported lost, not written half.
+    expect(records.map((r) => r.uuid)).toEqual(ahead)
+    expect(result.stderr).toMatch(/ERR_RECORDER_EXIT_UNWRITTEN[^\n]*2 record\(s\)/)
+    // Reported once, though the drain runs from the 'exit' listener and from process.reallyExit.
+    expect(result.stderr.match(/ERR_RECORDER_EXIT_UNWRITTEN/g)).toHaveLength(1)
+  })
+
   it('a process that exits right after record() still writes every record handed over, in order', async () => {
     const dir = await tempDir()
     const result = await runFixture('exit-with-handed-over-records', [dir, 'exiting'])

@@ -45,11 +45,19 @@ export interface HandOverSettings {
  * Serializes the records handed over, oldest first, a slice of about {@link SLICE_MS} per event-loop task,
  * and replaces each placeholder in the queue by its line. It owns nothing but its list: the queue keeps
  * the order (nothing after a placeholder is written before it), the writer writes.
+ *
+ * It is bounded by the queue: a record that is not next to be written is serialized only while the queue
+ * is under half its bound and no record is past it (its line, of any size, joins the queue when done and
+ * may have to be that one), so lines of records handed over cannot pile up past the bound while the disk
+ * is slow; the writer calls {@link resume} as it writes.
  */
 export class HandOverSerializer {
   readonly #s: HandOverSettings
   readonly #pending: HandedOver[] = []
   #scheduled = false
+  // A slice is running: the data's own code (a toJSON, a getter) may call back into the recorder —
+  // flushSync(), record() — and must not start another slice of a serializer from inside this one.
+  #inSlice = false
 
   constructor(settings: HandOverSettings) {
     this.#s = settings
@@ -64,14 +72,21 @@ export class HandOverSerializer {
     this.#schedule()
   }
 
+  /** The queue moved (records were written): serializing may go on. */
+  resume(): void {
+    this.#schedule()
+  }
+
   /**
-   * Serializes synchronously, now, oldest first, while `more()` holds (checked every ~10 ms, never in the
-   * middle of a slice). True when nothing is left pending.
+   * Serializes the record at the head of the queue synchronously, now, while `more()` holds (checked every
+   * ~10 ms, never in the middle of a slice): what a synchronous drain does once it has written everything
+   * before it. True when its line replaced its placeholder.
    */
-  serializeSync(more: () => boolean): boolean {
-    while (this.#pending.length > 0 && more())
-      this.#advance(this.#pending[0]!, performance.now() + SYNC_SLICE_MS)
-    return this.#pending.length === 0
+  serializeHead(more: () => boolean): boolean {
+    const head = this.#pending[0]
+    if (this.#inSlice || head === undefined || !this.#s.queue.isHead(head.placeholder)) return false
+    while (this.#pending[0] === head && more()) this.#advance(head, performance.now() + SYNC_SLICE_MS)
+    return this.#pending[0] !== head
   }
 
   #schedule(): void {
@@ -80,19 +95,29 @@ export class HandOverSerializer {
     setImmediate(() => {
       this.#scheduled = false
       const deadline = performance.now() + SLICE_MS
-      while (this.#pending.length > 0 && performance.now() < deadline)
-        this.#advance(this.#pending[0]!, deadline)
-      this.#schedule()
+      while (this.#mayAdvance() && performance.now() < deadline) this.#advance(this.#pending[0]!, deadline)
+      // Paused by the bound: resume() schedules again once the writer has made room.
+      if (this.#mayAdvance()) this.#schedule()
     })
+  }
+
+  #mayAdvance(): boolean {
+    const next = this.#pending[0]
+    if (next === undefined || this.#inSlice) return false
+    const queue = this.#s.queue
+    if (queue.isHead(next.placeholder)) return true
+    // Its line (of any size) may have to be the one record past the bound: only while that place is free.
+    return queue.boundedChars <= this.#s.maxQueueChars / 2 && !queue.hasOver
   }
 
   /** One slice of the oldest record; its line replaces its placeholder once it is serialized. */
   #advance(record: HandedOver, deadline: number): void {
     let line: SerializedRecord
+    const max = this.#s.maxRecordBytes
+    this.#inSlice = true
     try {
       if (!record.json.step(deadline)) return
       line = handedOverLine(record.placeholder, record.json.result())
-      const max = this.#s.maxRecordBytes
       const over = max === undefined ? null : bytesOverLimit(line, max)
       if (over !== null) throw new RecordTooLargeError(record.type, over, max!)
     } catch (thrown) {
@@ -103,7 +128,12 @@ export class HandOverSerializer {
               cause: thrown,
             })
       line = unserializableLine(record.placeholder, error)
+      // An error line too long for maxRecordBytes keeps only the code (record() made sure that one fits).
+      if (max !== undefined && bytesOverLimit(line, max) !== null)
+        line = unserializableLine(record.placeholder, error, false)
       this.#s.onUnserializable(record, error)
+    } finally {
+      this.#inSlice = false
     }
     this.#pending.shift()
     this.#s.queue.resolve(record.placeholder, line, this.#s.maxQueueChars)

@@ -47,6 +47,8 @@ export class IncrementalJson {
   #pieces: string[] = []
   #piecesChars = 0
   #chars = 0
+  // UTF-8 bytes of the text parts, counted a part at a time (see LazyJson.textBytes).
+  #textBytes = 0
   #started = false
   #done = false
   // A native call of a container was made since the clock was last read.
@@ -124,7 +126,7 @@ export class IncrementalJson {
     const parts = this.#parts
     if (parts.length === 0) return undefined
     if (parts.length === 1 && typeof parts[0] === 'string') return parts[0]
-    return { parts, chars: this.#chars }
+    return { parts, chars: this.#chars, textBytes: this.#textBytes }
   }
 
   /** SerializeJSONProperty for a value read from its holder; false when it is omitted. */
@@ -315,6 +317,7 @@ export class IncrementalJson {
     const text = this.#pieces.length === 1 ? this.#pieces[0]! : this.#pieces.join('')
     this.#parts.push(text)
     this.#chars += text.length
+    this.#textBytes += Buffer.byteLength(text)
     this.#pieces = []
     this.#piecesChars = 0
   }

@@ -76,11 +76,13 @@ export function utf8BytesOf(lazy: LazyJson, limit = Infinity): number {
  * lone surrogate's `\udc00`), the text parts are measured exactly.
  */
 export function utf8BytesBounds(lazy: LazyJson): { readonly low: number; readonly high: number } {
-  let exact = 0
+  const counted = lazy.textBytes
+  let exact = counted ?? 0
   let raw = 0
   for (const part of lazy.parts) {
-    if (typeof part === 'string') exact += Buffer.byteLength(part)
-    else {
+    if (typeof part === 'string') {
+      if (counted === undefined) exact += Buffer.byteLength(part)
+    } else {
       exact += 2
       raw += part.raw.length
     }

@@ -18,6 +18,12 @@ export type LazyPart = string | BigString
 export interface LazyJson {
   readonly parts: readonly LazyPart[]
   readonly chars: number
+  /**
+   * UTF-8 bytes of the text parts, when they were counted as the parts were made (the incremental
+   * serializer does, a part per slice): then measuring the record against `maxRecordBytes` does not have
+   * to count them all in one task.
+   */
+  readonly textBytes?: number
 }
 
 /**

@@ -22,10 +22,10 @@ export interface WriterSettings {
   readonly fsync: FsyncMode
   readonly maxWriteChars: number
   /**
-   * Serializes records handed over synchronously while `more()` holds (a drain cannot write past one that
-   * waits for its data); true when none is left.
+   * Serializes the record handed over at the head of the queue synchronously while `more()` holds (a drain
+   * cannot write past it); true when its line is queued.
    */
-  readonly serializeSync: (more: () => boolean) => boolean
+  readonly serializeHead: (more: () => boolean) => boolean
   /** Records accepted so far (the target of flushSync, close and the exit drain). */
   readonly recorded: () => number
   readonly error: (code: RecorderErrorCode, what: string, cause: unknown) => RecorderError
@@ -300,9 +300,7 @@ export class Writer {
    */
   drainSync(goal: Goal, exiting: boolean): boolean {
     this.refusal = null
-    // Records handed over first: the queue cannot be written past one whose data is not serialized yet.
-    this.#s.serializeSync(goal.writeMore)
-    if (this.#done(goal)) return true
+    if (this.#done(goal) && !this.#headWaits(goal)) return true
     if (this.fatal !== null) return false
     if (!this.#s.lock.isOurs()) {
       this.refusal = 'the session lock is not held'
@@ -310,16 +308,22 @@ export class Writer {
     }
     if (!this.#takeOver(exiting)) return false
     try {
-      io.runSync(this.#cycle(goal), {
-        fs: this.#s.fs,
-        lock: () => {
-          if (!this.#s.lock.isOurs())
-            throw (
-              this.failure ??
-              this.#s.error(RecorderErrorCode.LOCK_COMPROMISED, 'lost the session lock', undefined)
-            )
-        },
-      })
+      for (;;) {
+        io.runSync(this.#cycle(goal), {
+          fs: this.#s.fs,
+          lock: () => {
+            if (!this.#s.lock.isOurs())
+              throw (
+                this.failure ??
+                this.#s.error(RecorderErrorCode.LOCK_COMPROMISED, 'lost the session lock', undefined)
+              )
+          },
+        })
+        // Everything before a record handed over is written; now its data is serialized (within the goal:
+        // the exit deadline), and writing goes on after it. Never the other way round: the records ahead
+        // of it must not wait for its serialization.
+        if (!this.#headWaits(goal) || !this.#s.serializeHead(goal.writeMore)) break
+      }
       this.#recovered()
       return true
     } catch (error) {
@@ -328,6 +332,11 @@ export class Writer {
     } finally {
       if (!exiting && this.failure === null && this.#needsRun) this.schedule()
     }
+  }
+
+  /** The head is a record handed over whose data is not serialized yet, and the goal wants more written. */
+  #headWaits(goal: Goal): boolean {
+    return this.#s.queue.headPending && goal.writeMore()
   }
 
   /** Nothing for this goal to do: no drain (and no take-over of the loop) is needed. */

@@ -48,6 +48,7 @@ export function formatOfPrefix(prefix: Uint8Array, size: number): TranscriptForm
   let firstLine = true
   while (start < bytes.length && lines < DETECT_MAX_LINES) {
     let end = bytes.indexOf(0x0a, start)
+    const terminated = end !== -1
     if (end === -1) {
       // The last bytes are a line only when they are the end of the file (not cut off by the prefix).
       if (!wholeFile) break
@@ -57,8 +58,9 @@ export function formatOfPrefix(prefix: Uint8Array, size: number): TranscriptForm
     start = end + 1
     if (text.length === 0) continue
     lines++
-    // A pretty-printed JSON document (Gemini's older format) starts with a line that is just `{`.
-    if (firstLine && text === '{') return 'gemini-json'
+    // A pretty-printed JSON document (Gemini's older format) starts with a line that is just `{` — a whole
+    // line: a file that is only `{`, unterminated, is a torn first record of ours (a crash one byte in).
+    if (firstLine && text === '{' && terminated) return 'gemini-json'
     firstLine = false
     const verdict = formatOfLine(text)
     if (verdict !== undefined) return verdict
