@@ -7,6 +7,20 @@ import { fakeFs } from './support/fake-fs.js'
 import { runFixture } from './support/run-fixture.js'
 import { tempDir } from './support/temp-dir.js'
 
+/** A file system that keeps a copy of every buffer written. */
+function recordingWrites() {
+  const writes: Buffer[] = []
+  const seam = fakeFs({
+    overrides: {
+      write: (real) => (fd, buffer, offset, length) => {
+        writes.push(Buffer.from(buffer.subarray(offset, offset + length)))
+        return real(fd, buffer, offset, length)
+      },
+    },
+  })
+  return { seam, writes }
+}
+
 /** Every line is exactly envelope + JSON.stringify(data), and each record's parent is the one before. */
 function expectExact(filePath: string, datas: readonly object[]): void {
   const lines = rawLines(filePath)
@@ -44,15 +58,7 @@ describe('records holding big strings (escaped as they are written)', () => {
 
   it('are written a bounded slice per write, on their own, whatever maxWriteBytes allows', async () => {
     const dir = await tempDir()
-    const writes: Buffer[] = []
-    const seam = fakeFs({
-      overrides: {
-        write: (real) => (fd, buffer, offset, length) => {
-          writes.push(Buffer.from(buffer.subarray(offset, offset + length)))
-          return real(fd, buffer, offset, length)
-        },
-      },
-    })
+    const { seam, writes } = recordingWrites()
     // 9 M characters of text (held: long strings past 1 Mi) that escapes to more than it is long, with the default
     // 4 MiB writes allowed.
     const data = bigPayload(7, 9_000_000)
@@ -90,15 +96,7 @@ describe('records holding big strings (escaped as they are written)', () => {
     ['200 strings of 60,000 units (under 64 Ki each) are not, whatever their total', 200, 60_000, false],
   ] as const)('long strings adding up to 1 Mi code units: %s', async ([, count, length, held]) => {
     const dir = await tempDir()
-    const writes: Buffer[] = []
-    const seam = fakeFs({
-      overrides: {
-        write: (real) => (fd, buffer, offset, size) => {
-          writes.push(Buffer.from(buffer.subarray(offset, offset + size)))
-          return real(fd, buffer, offset, size)
-        },
-      },
-    })
+    const { seam, writes } = recordingWrites()
     const rec = createRecorder({
       dir,
       fs: seam,

@@ -3,42 +3,11 @@ import { describe, expect, it } from 'vitest'
 
 import { type LazyJson, stringifyLazily } from '../src/write-core/lazy-json.js'
 import { textOf, unitAt, utf8BytesOf, wholeText } from '../src/write-core/lazy-json-text.js'
+import { adversarialString as adversarial } from './helpers/adversarial-strings.js'
 
 // The serializer is exercised with tiny thresholds, so that most strings fast-check makes are "big" and
 // held by reference; the recorder uses 64 Ki code units (big-records-are-written-exactly covers that).
 const THRESHOLDS = [1, 2, 5] as const
-
-/** Strings JSON.stringify has to work for: escapes, controls, lone and paired surrogates, U+2028/2029. */
-const adversarial = fc.oneof(
-  fc.string({ unit: 'binary', maxLength: 30 }),
-  fc.string({ unit: 'grapheme', maxLength: 12 }),
-  fc.string({
-    unit: fc.constantFrom(
-      '"',
-      '\\',
-      '\n',
-      '\r',
-      '\t',
-      '\b',
-      '\f',
-      '\0',
-      '\u001f',
-      '\u007f',
-      '\u2028',
-      '\u2029',
-      '\ud800',
-      '\udfff',
-      '\ud83d',
-      '\ude00',
-      '😀',
-      'é',
-      '日',
-      '/',
-      'a',
-    ),
-    maxLength: 40,
-  }),
-)
 
 const key = fc.oneof(
   adversarial,

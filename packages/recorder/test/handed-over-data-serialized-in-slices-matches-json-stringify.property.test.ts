@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest'
 import { IncrementalJson } from '../src/write-core/incremental-json.js'
 import type { LazyJson } from '../src/write-core/lazy-json.js'
 import { wholeText } from '../src/write-core/lazy-json-text.js'
+import { adversarialString as adversarial } from './helpers/adversarial-strings.js'
 
 // Strings of at least this many code units are held by reference. The tiny ones make most strings fast-check
 // makes "big", so the held path and the walk it forces run on ordinary values; the last is the recorder's.
@@ -90,38 +91,6 @@ function check(value: unknown, bigStringChars: number, slicing: Slicing, steps: 
     expected,
   )
 }
-
-/** Strings JSON.stringify has to work for: escapes, controls, lone and paired surrogates, U+2028/2029. */
-const adversarial = fc.oneof(
-  fc.string({ unit: 'binary', maxLength: 30 }),
-  fc.string({ unit: 'grapheme', maxLength: 12 }),
-  fc.string({
-    unit: fc.constantFrom(
-      '"',
-      '\\',
-      '\n',
-      '\r',
-      '\t',
-      '\b',
-      '\f',
-      '\0',
-      '\u001f',
-      '\u007f',
-      '\u2028',
-      '\u2029',
-      '\ud800',
-      '\udfff',
-      '\ud83d',
-      '\ude00',
-      '😀',
-      'é',
-      '日',
-      '/',
-      'a',
-    ),
-    maxLength: 40,
-  }),
-)
 
 /** Keys: adversarial strings, and integer-like ones (written first, in numeric order) mixed with the rest. */
 const key = fc.oneof(

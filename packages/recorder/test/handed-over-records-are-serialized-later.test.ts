@@ -7,6 +7,7 @@ import {
   readSession,
   RecordTooLargeError,
 } from '../src/index.js'
+import { ENVELOPE_FIELDS } from '../src/record-format.js'
 import { bigPayload, expectedLine, rawLines } from './helpers/big-payloads.js'
 import { runFixture } from './support/run-fixture.js'
 import { tempDir } from './support/temp-dir.js'
@@ -146,15 +147,7 @@ describe('record(type, data, { handOver: true }): serialized later, a slice at a
         type: 'tool_result',
         recordError: { code: causeCode },
       })
-      expect(Object.keys(records[1]!)).toEqual([
-        'uuid',
-        'parentUuid',
-        'sessionId',
-        'timestamp',
-        'type',
-        'v',
-        'recordError',
-      ])
+      expect(Object.keys(records[1]!)).toEqual([...ENVELOPE_FIELDS, 'recordError'])
       expect(records[2]!.parentUuid).toBe(broken)
       expect(reported).toHaveLength(1)
       expect(reported[0]).toMatchObject({ code: 'ERR_RECORD_UNSERIALIZABLE' })

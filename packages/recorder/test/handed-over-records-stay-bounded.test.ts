@@ -13,6 +13,20 @@ function structure(items: number): object {
   return { items: Array.from({ length: items }, (_, k) => ({ k, name: `item ${k}` })) }
 }
 
+/** A disk on which the transcript does not open until `release()`: nothing is written meanwhile. */
+function stalledDisk() {
+  let release = (): void => {}
+  const gate = new Promise<void>((resolve) => (release = resolve))
+  const seam = fakeFs({
+    overrides: {
+      open:
+        (real) =>
+        async (...args) => (await gate, real(...args)),
+    },
+  })
+  return { seam, release }
+}
+
 /** Enough loop turns for the serializer (~1 ms slices) to do all it may. */
 async function turns(count: number): Promise<void> {
   for (let i = 0; i < count; i++) await new Promise((resolve) => setImmediate(resolve))
@@ -21,15 +35,7 @@ async function turns(count: number): Promise<void> {
 describe('records handed over stay within the bounds', () => {
   it('the queue holds at most maxQueueBytes plus one record while the disk does not move: serializing waits for room', async () => {
     const dir = await tempDir()
-    let release = (): void => {}
-    const gate = new Promise<void>((resolve) => (release = resolve))
-    const seam = fakeFs({
-      overrides: {
-        open:
-          (real) =>
-          async (...args) => (await gate, real(...args)),
-      },
-    })
+    const { seam, release } = stalledDisk()
     const bound = 1 * MiB
     const rec = createRecorder({ dir, meta: false, fs: seam, maxQueueBytes: bound })
     const one = JSON.stringify(structure(50_000)).length // ≈ 1.3 MB, more than the bound
@@ -47,15 +53,7 @@ describe('records handed over stay within the bounds', () => {
 
   it('past an eighth of the bound a record handed over is serialized at once, like any other (a snapshot)', async () => {
     const dir = await tempDir()
-    let release = (): void => {}
-    const gate = new Promise<void>((resolve) => (release = resolve))
-    const seam = fakeFs({
-      overrides: {
-        open:
-          (real) =>
-          async (...args) => (await gate, real(...args)),
-      },
-    })
+    const { seam, release } = stalledDisk()
     const rec = createRecorder({ dir, meta: false, fs: seam, maxQueueBytes: 80_000 })
     for (let i = 0; i < 20; i++) rec.record('user', { text: 'x'.repeat(1_000) })
     const data = { items: [1, 2, 3] }
