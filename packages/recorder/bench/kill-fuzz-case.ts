@@ -138,6 +138,7 @@ export async function runCase(settings: CaseSettings): Promise<CaseOutcome> {
     const killed = run.signal === 'SIGKILL' && !run.timedOut
     const seen = new Set(run.events.map((event) => event.t))
     const errors = new Map<string, { wheres: string[]; message: string }>()
+    let refusedAfterReady: string | null = null
 
     for (const event of run.events) {
       if (event.t === 'created') settings.onCreateMs(event.ms)
@@ -149,12 +150,23 @@ export async function runCase(settings: CaseSettings): Promise<CaseOutcome> {
           fail(`flush() resolved to count ${event.count} with ${event.recorded} records accepted before it`)
         }
       }
+      if (event.t === 'refused') {
+        if (event.ready) {
+          tally.refusedAfterReady++
+          refusedAfterReady ??= event.message
+        } else {
+          tally.refusedBeforeReady++
+        }
+      }
       if (event.t === 'error') {
         const same = errors.get(event.code)
         if (same === undefined) errors.set(event.code, { wheres: [event.where], message: event.message })
         else if (!same.wheres.includes(event.where)) same.wheres.push(event.where)
       }
     }
+    // Refused before ready: a resume taking over a dead holder's lock cannot drain synchronously, which
+    // guarantee 8 of the README names as a reason to refuse. Once ready, the lock is ours and the disk local.
+    if (refusedAfterReady !== null) fail(`record() refused after ready: ${refusedAfterReady}`, false)
     // One failure per error code and child: a locked session also fails every flush after it.
     for (const [code, { wheres, message }] of errors) {
       if (code === 'ERR_SESSION_LOCKED') {

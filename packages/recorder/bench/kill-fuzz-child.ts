@@ -7,7 +7,7 @@ import { once } from 'node:events'
 import { performance } from 'node:perf_hooks'
 import { Worker } from 'node:worker_threads'
 
-import { createRecorder, type FlushWatermark, type Recorder } from '../src/index.js'
+import { createRecorder, type FlushWatermark, QueueFullError, type Recorder } from '../src/index.js'
 import {
   type BodyShape,
   type ChildEvent,
@@ -196,8 +196,12 @@ async function main(): Promise<void> {
     process.exit(2)
   }
   emit({ t: 'created', ms: performance.now() - started })
+  let ready = false
   recorder.ready().then(
-    () => emit({ t: 'ready', ms: performance.now() - started }),
+    () => {
+      ready = true
+      emit({ t: 'ready', ms: performance.now() - started })
+    },
     (error: unknown) => emitError('ready', error),
   )
 
@@ -237,7 +241,9 @@ async function main(): Promise<void> {
             uuids.push(recorder.record('fuzz', data, handOver ? { handOver: true } : undefined))
           }
         } catch (error) {
-          emitError('record', error)
+          // Refused, not accepted: its seq is the next record's.
+          if (error instanceof QueueFullError) emit({ t: 'refused', ready, message: error.message })
+          else emitError('record', error)
         }
         bytes += chars
       }

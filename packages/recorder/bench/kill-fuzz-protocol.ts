@@ -53,6 +53,12 @@ export type ChildEvent =
       readonly recorded: number
       readonly uuids: readonly string[]
     }
+  /**
+   * `record()` refused a record with `QueueFullError`: past `maxQueueBytes` and no room could be made.
+   * `ready`: whether ready() had resolved by then (before it, a resume may still be taking over the dead
+   * holder's lock, and a lock not ours yet is a documented reason to refuse).
+   */
+  | { readonly t: 'refused'; readonly ready: boolean; readonly message: string }
   /** onError, or a rejected createRecorder/ready/flush/close. */
   | { readonly t: 'error'; readonly code: string; readonly message: string; readonly where: string }
   | { readonly t: 'closed' }

@@ -41,6 +41,9 @@ export class Tally {
   verifiedCopiedBig = 0
   lost = 0
   duplicated = 0
+  /** record() calls refused with QueueFullError before ready() resolved (counted, not failures) / after it. */
+  refusedBeforeReady = 0
+  refusedAfterReady = 0
   /** Records whose content does not match the digest computed before record(). */
   contentWrong = 0
   /** Records of a child out of its recording order, or after a missing one. */
@@ -75,6 +78,7 @@ export class Tally {
       this.duplicated +
       this.contentWrong +
       this.misordered +
+      this.refusedAfterReady +
       this.missingMarks +
       this.watermarksWrong +
       this.prefixViolations +
@@ -119,6 +123,10 @@ export function formatSummary(tally: Tally, elapsedMs: number): string {
       `${tally.verifiedRecords}, of which handed over ${tally.verifiedHandOver} (structure ${tally.verifiedHandOverStructure}, long strings ${tally.verifiedHandOverLongStrings}, huge string ${tally.verifiedHandOverHugeString}); big strings copied ${tally.verifiedCopiedBig}`,
     ],
     ['acknowledged hand-over records (distinct)', String(tally.ackedHandOver)],
+    [
+      'record() refused (QueueFullError): before ready / after ready',
+      `${tally.refusedBeforeReady} / ${mark(tally.refusedAfterReady)}`,
+    ],
     ['torn lines reported as recovered', String(tally.recoveredLines)],
     ['lost (acknowledged, not in the file)', mark(tally.lost)],
     ['duplicated (uuid on two lines)', mark(tally.duplicated)],
