@@ -292,7 +292,10 @@ class SessionRecorder implements Recorder {
       }
       const room = queue.admits(prepared.chars, bound)
       if (room !== null) return room
-      why = (writer.fatal ?? writer.failure)?.message ?? writer.refusal ?? 'it could not be written'
+      why =
+        (writer.fatal ?? writer.failure)?.message ??
+        (this.#lock.isOurs() ? writer.refusal : 'the session lock is not held yet') ??
+        'it could not be written'
     }
     throw new QueueFullError(
       RecorderErrorCode.QUEUE_FULL,
