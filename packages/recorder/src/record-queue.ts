@@ -30,8 +30,9 @@ const NEWLINE = 0x0a
 // encoding it takes about LAZY_TASK_MS: the next slice is scaled from how long the last one took. On the
 // 2-core reference VM 1 Mi code units take ~2 ms as base64 and ~5 ms as text with escapes and non-ASCII, so
 // a fixed size is either too slow for the one (one write per loop turn: a producer of big records outruns
-// it) or too long a task for the other. The first slice is LAZY_FIRST_CHARS.
-const LAZY_TASK_MS = 2
+// it) or too long a task for the other. The first slice is LAZY_FIRST_CHARS. 1.5 ms, not 2: with 2 the
+// tasks' p99 was 4–4.7 ms and their maximum 5–7 ms (bench/huge-tasks.ts); with 1.5, p99 3–3.3, max 4–5.
+const LAZY_TASK_MS = 1.5
 const LAZY_FIRST_CHARS = 512 * 1024
 const LAZY_MIN_CHARS = 64 * 1024
 
