@@ -116,7 +116,10 @@ async function runAgent(flags: AgentFlags): Promise<void> {
 
   let seq = 0
   function record(type: string, data: Record<string, unknown>): string {
-    const uuid = recorder.record(type, { seq: seq++, ...data })
+    // The object recorded is built here and never touched again, so a tool result (a file read, a command's
+    // output: the big ones) is handed over — serialized after the call, in ~1 ms slices, never stalling
+    // the loop. The other records are small: serialized at once, as a snapshot.
+    const uuid = recorder.record(type, { seq: seq++, ...data }, { handOver: type === 'tool_result' })
     if (flags.print) process.stdout.write(`${JSON.stringify({ uuid, type, ...data })}\n`)
     return uuid
   }
