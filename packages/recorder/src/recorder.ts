@@ -1,12 +1,6 @@
 import path from 'node:path'
 
-import {
-  QueueFullError,
-  RecordTooLargeError,
-  RecorderError,
-  RecorderErrorCode,
-  SessionLockedError,
-} from './errors.js'
+import { RecorderError, RecorderErrorCode, SessionLockedError } from './errors.js'
 import { registerExitDrain } from './exit-drain.js'
 import { LockKeeper } from './lock-keeper.js'
 import { createMetaWriter, FRESH_META_BASE, loadMetaBase } from './meta-sidecar.js'
@@ -17,20 +11,16 @@ import { nodeFs, type RecorderFs } from './recorder-fs.js'
 import { TITLE_RECORD_TYPE, transcriptFileName } from './record-format.js'
 import { RecordQueue } from './record-queue.js'
 import { resolveOptions } from './resolve-options.js'
-import {
-  bytesOverLimit,
-  HOLD_HUGE_STRINGS,
-  HOLD_LONG_STRINGS,
-  leastHandedOverBytes,
-} from './serialize-record.js'
+import { HOLD_HUGE_STRINGS, HOLD_LONG_STRINGS } from './serialize-record.js'
 import { type SessionDetails, sessionError, withUnwrittenCount } from './session-errors.js'
 import { HandOverSerializer, MAX_HANDED_OVER_PENDING } from './write-core/hand-over.js'
 import { Reporter } from './write-core/reporter.js'
 import { inspectForResume, recoveredRecord } from './write-core/resume.js'
-import { type Prepared, Sequencer } from './write-core/sequencer.js'
+import { Sequencer } from './write-core/sequencer.js'
 import { profileRules } from './write-core/writer-profile.js'
 import { Transcript } from './write-core/transcript.js'
-import { exitGoal, flushSyncGoal, roomGoal } from './write-core/goals.js'
+import { Admission } from './write-core/admission.js'
+import { exitGoal, flushSyncGoal } from './write-core/goals.js'
 import { Writer } from './write-core/writer.js'
 import { limited } from './write-limiter.js'
 
@@ -43,6 +33,8 @@ const DIR_MODE = 0o700
  * - {@link RecordQueue}: accepted records not yet written;
  * - {@link Transcript}: the path and every descriptor of the transcript (open, check, write, sync, close);
  * - {@link Writer}: the write cycle, its background loop and the synchronous drains, and the watermarks;
+ * - {@link Admission}: `maxRecordBytes`, the memory bound and its overflow policy;
+ * - {@link HandOverSerializer}: records handed over, serialized later, a slice at a time;
  * - {@link LockKeeper}: the single-writer lock; {@link Reporter}: failures to onError/stderr.
  */
 class SessionRecorder implements Recorder {
@@ -55,6 +47,7 @@ class SessionRecorder implements Recorder {
   readonly #transcript: Transcript
   readonly #writer: Writer
   readonly #handOver: HandOverSerializer
+  readonly #admission: Admission
   readonly #lock: LockKeeper
   readonly #reporter: Reporter
   readonly #meta: MetaWriter | null
@@ -64,7 +57,6 @@ class SessionRecorder implements Recorder {
   #metaCount = 0
   #closing: Promise<void> | null = null
   #closed = false
-  #overflowEvents = 0
   // Records accepted when the exit drain last ran (-1: it has not).
   #exitDrainedAt = -1
   #readyWaiters: Array<{ resolve: () => void; reject: (error: RecorderError) => void }> = []
@@ -143,6 +135,15 @@ class SessionRecorder implements Recorder {
       },
       options.lock,
     )
+    this.#admission = new Admission({
+      queue: this.#queue,
+      writer: () => this.#writer,
+      lock: this.#lock,
+      maxQueueChars: options.maxQueueBytes,
+      overflow: options.overflow,
+      maxRecordBytes: options.maxRecordBytes,
+      details: () => this.#details(),
+    })
     this.#writer = new Writer(
       {
         fs: this.#fs,
@@ -195,8 +196,8 @@ class SessionRecorder implements Recorder {
     const mayDefer = roomy && this.#handOver.pending < MAX_HANDED_OVER_PENDING
     const held = roomy ? HOLD_LONG_STRINGS : HOLD_HUGE_STRINGS
     const prepared = this.#sequencer.prepare(type, data, options, mayDefer, held)
-    this.#checkSize(prepared)
-    const admitted = this.#makeRoomFor(prepared)
+    this.#admission.checkSize(prepared)
+    const admitted = this.#admission.makeRoomFor(prepared)
     this.#sequencer.accept(prepared, admitted === 'over')
     if (prepared.handedOver !== null) this.#handOver.add(prepared.handedOver)
     if (type === TITLE_RECORD_TYPE && this.#meta !== null) this.#noteTitle(data)
@@ -262,68 +263,11 @@ class SessionRecorder implements Recorder {
       retries: this.#writer.retries + this.#transcript.retries,
       errors: this.#writer.errors,
       maxBatchRecords: marks.maxBatchRecords,
-      overflowEvents: this.#overflowEvents,
+      overflowEvents: this.#admission.overflowEvents,
     }
   }
 
   // ---------------------------------------------------------------- record() helpers
-
-  /**
-   * The memory bound. A record that would take the queue past `maxQueueBytes` is admitted as the one
-   * record allowed past it when there is none queued yet (a record bigger than the bound, written in
-   * slices while the records behind it are bounded on their own: see RecordQueue.boundedChars). Otherwise,
-   * with `overflow: 'throw'`, it is refused; with `'drain-sync'`, room is made by writing synchronously down
-   * to half the bound, and if even that cannot be done (a failure is latched, the lock is not ours, the
-   * loop's write is stuck in the threadpool) the record is refused with a `QueueFullError`. Either way
-   * nothing accepted is ever dropped and the queue never holds more than the bound plus one record.
-   */
-  #makeRoomFor(prepared: Prepared): 'within' | 'over' {
-    const queue = this.#queue
-    const bound = this.#o.maxQueueBytes
-    const admitted = queue.admits(prepared.chars, bound)
-    if (admitted !== null) return admitted
-    this.#overflowEvents++
-    let why = 'overflow is set to throw'
-    if (this.#o.overflow === 'drain-sync') {
-      const low = Math.floor(bound / 2)
-      const writer = this.#writer
-      if (writer.failure === null && writer.fatal === null && this.#lock.isOurs()) {
-        writer.drainSync(roomGoal(queue, prepared.chars, low), false)
-      }
-      const room = queue.admits(prepared.chars, bound)
-      if (room !== null) return room
-      why =
-        (writer.fatal ?? writer.failure)?.message ??
-        (this.#lock.isOurs() ? writer.refusal : 'the session lock is not held yet') ??
-        'it could not be written'
-    }
-    throw new QueueFullError(
-      RecorderErrorCode.QUEUE_FULL,
-      `Record "${prepared.type}" refused: ${queue.pendingChars} queued characters plus ${prepared.chars} would exceed maxQueueBytes (${bound}) and the queue could not be written now (${why}); nothing already accepted is lost`,
-      this.#details(),
-    )
-  }
-
-  /**
-   * `maxRecordBytes`: measured in UTF-8 bytes only when set (a scan of the line's text). A record holding big
-   * strings (escaped later, when written) is bounded without escaping and measured only when the bounds
-   * straddle the limit, in O(maxRecordBytes): see bytesOverLimit.
-   */
-  #checkSize(prepared: Prepared): void {
-    const max = this.#o.maxRecordBytes
-    if (prepared.handedOver !== null) {
-      // Measured once serialized (see HandOverSerializer); what can be told now is whether even its
-      // shortest possible line (envelope and an error code) fits.
-      const least = max === undefined ? 0 : leastHandedOverBytes(prepared.serialized)
-      if (max !== undefined && least > max) throw new RecordTooLargeError(prepared.type, least, max)
-      return
-    }
-    // UTF-8 takes at most 3 bytes per UTF-16 code unit: most records need no scan at all (not a lazy one,
-    // whose `chars` counts its big strings unescaped).
-    if (max === undefined || (prepared.chars * 3 <= max && prepared.serialized.lazy === undefined)) return
-    const bytes = bytesOverLimit(prepared.serialized, max)
-    if (bytes !== null) throw new RecordTooLargeError(prepared.type, bytes, max)
-  }
 
   #noteTitle(data: object | undefined): void {
     try {
