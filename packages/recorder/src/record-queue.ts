@@ -86,7 +86,7 @@ export class RecordQueue {
 
   /** The head record can be written now: it is not a record handed over whose data is still being serialized. */
   get hasReady(): boolean {
-    return this.#head < this.#records.length && this.#records[this.#head]!.lazy !== DATA_PENDING
+    return !this.isEmpty && !this.headPending
   }
 
   /** `record` is the next to be written. */
@@ -143,9 +143,8 @@ export class RecordQueue {
     const index = this.#records.indexOf(placeholder, this.#head)
     if (index < 0) return
     this.#records[index] = line
-    const fits = this.boundedChars + charsOf(line) - charsOf(placeholder) <= max
     this.#pendingChars += charsOf(line) - charsOf(placeholder)
-    if (this.#over === placeholder || (!fits && this.#over === null)) this.#over = line
+    if (this.#over === placeholder || (this.#over === null && this.boundedChars > max)) this.#over = line
   }
 
   /**
