@@ -25,6 +25,7 @@ export default defineConfig({
       project('recorder', './packages/recorder'),
       project('fs-cache', './packages/fs-cache'),
       project('shutdown', './packages/shutdown'),
+      project('cli', './packages/cli'),
       project('examples', './examples', 120_000),
     ],
   },

@@ -46,6 +46,9 @@ async function step(label: string, body: () => Promise<readonly string[]>): Prom
   check(label, problems, performance.now() - start)
 }
 
+/** Every folder under packages/ is a published package: one tarball each. */
+const PACKAGE_DIRS = (await readdir(join(root, 'packages'))).sort()
+
 const started = performance.now()
 const work = await mkdtemp(join(tmpdir(), 'sessiontape-pack-'))
 try {
@@ -69,7 +72,9 @@ try {
   const packed = (await readdir(tarballs)).filter((name) => name.endsWith('.tgz')).sort()
   check(
     'pnpm pack (prepack builds each package)',
-    packed.length === 3 ? [] : [`expected 3 tarballs, got ${packed.join(', ')}`],
+    packed.length === PACKAGE_DIRS.length
+      ? []
+      : [`expected ${PACKAGE_DIRS.length} tarballs (${PACKAGE_DIRS.join(', ')}), got ${packed.join(', ')}`],
     performance.now() - packStart,
   )
 

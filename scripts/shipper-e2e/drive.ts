@@ -13,7 +13,7 @@ import { inspectTailSync } from '@sessiontape/recorder'
 export const repoDir = join(dirname(fileURLToPath(import.meta.url)), '..', '..')
 const examplesDir = join(repoDir, 'examples')
 const agentEntry = join(examplesDir, 'agent', 'main.ts')
-const cliEntry = join(repoDir, 'packages', 'recorder', 'src', 'cli', 'main.ts')
+const cliEntry = join(repoDir, 'packages', 'cli', 'src', 'main.ts')
 const NODE_ARGS = ['--conditions=@sessiontape/source', '--import', 'tsx']
 
 /** `--pad-bytes` values: the agent pads with '·' (2 bytes in UTF-8), so a padded record is about twice this. */

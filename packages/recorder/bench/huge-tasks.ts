@@ -20,8 +20,8 @@ import { PerformanceObserver } from 'node:perf_hooks'
 import { fileURLToPath } from 'node:url'
 
 import { createRecorder } from '../src/index.js'
-import { RecordQueue } from '../src/record-queue.js'
-import { IncrementalJson } from '../src/write-core/incremental-json.js'
+import { RecordQueue } from '../src/write/record-queue.js'
+import { IncrementalJson } from '../src/write/incremental-json.js'
 import { chatData, hugeData, hugeMb } from './records.js'
 import { FIELDS, HUGE, roundsAfter } from './workloads.js'
 

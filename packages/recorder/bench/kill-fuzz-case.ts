@@ -2,7 +2,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 
 import type { FsyncMode } from '../src/index.js'
-import { lockPathOf } from '../src/session-lock.js'
+import { lockPathOf } from '../src/lock/session-lock.js'
 import {
   checkTranscript,
   type Ledger,

@@ -2,7 +2,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 
 import { type ReadProblem, readSession, type ReadSessionResult, type SessionRecord } from '../src/index.js'
-import { lockPathOf } from '../src/session-lock.js'
+import { lockPathOf } from '../src/lock/session-lock.js'
 import { contentSum } from './kill-fuzz-protocol.js'
 
 /** What the children of one session were promised: every record a resolved flush() or close() covered. */

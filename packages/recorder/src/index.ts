@@ -12,14 +12,14 @@ export {
   type EnvelopeField,
   type RecordEnvelope,
   type SessionRecord,
-} from './record-format.js'
-export { inspectTailSync, type InspectTailOptions, type TailInspection } from './tail/inspect-tail.js'
+} from './format/record-format.js'
+export { inspectTailSync, type InspectTailOptions, type TailInspection } from './write/inspect-tail.js'
 export {
   repairTornTail,
   repairTornTailSync,
   type RepairTornTailOptions,
   type TornTailRepair,
-} from './tail/repair-torn-tail.js'
+} from './repair/repair-torn-tail.js'
 export { readSession, type ReadSessionOptions, type ReadSessionResult } from './read/read-session.js'
 export {
   TRANSCRIPT_FORMATS,
@@ -32,10 +32,10 @@ export type { EarlierSessionLink } from './read/link-index.js'
 export { claudeProjectDir } from './read/formats/agent-dirs.js'
 export { streamRecords, type StreamRecordsOptions } from './read/stream-records.js'
 export { activeBranch, type ActiveBranch, type BranchGap } from './read/active-branch.js'
-export { PROBLEM_KINDS, type ProblemKind, type ReadProblem } from './read/problem.js'
+export { PROBLEM_KINDS, type ProblemKind, type ReadProblem } from './format/problem.js'
 export { listSessions, type ListSessionsOptions, type SessionSummary } from './read/list-sessions.js'
-export { createRecorder } from './recorder.js'
-export type { Recorder, RecorderStats, RecordOptions, FlushWatermark } from './recorder-api.js'
+export { createRecorder } from './write/recorder.js'
+export type { Recorder, RecorderStats, RecordOptions, FlushWatermark } from './write/recorder-api.js'
 export type { FsyncMode, OverflowPolicy, ProfileFields, RecorderOptions, WriterProfile } from './options.js'
 export {
   InvalidRecordError,
@@ -49,13 +49,13 @@ export {
   SessionLockedError,
   type RecorderErrorDetails,
 } from './errors.js'
-export { getMaxConcurrentWrites, setMaxConcurrentWrites } from './write-limiter.js'
+export { getMaxConcurrentWrites, setMaxConcurrentWrites } from './util/write-limiter.js'
 export {
   repairTranscript,
   type RepairTranscriptOptions,
   type TranscriptRepair,
-} from './tail/repair-transcript.js'
-export type { RecoveredTornLine } from './read/recovered-line.js'
+} from './repair/repair-transcript.js'
+export type { RecoveredTornLine } from './format/recovered-line.js'
 export {
   fileOwnership,
   fileOwnershipSync,
@@ -63,5 +63,5 @@ export {
   OWNERSHIP_PREFIX_BYTES,
   type FileOwnership,
   type FileOwnershipVerdict,
-} from './read/file-ownership.js'
-export { ForeignFileError } from './read/foreign-file-error.js'
+} from './format/file-ownership.js'
+export { ForeignFileError } from './format/foreign-file-error.js'

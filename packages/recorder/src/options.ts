@@ -1,6 +1,6 @@
 import { type RecorderError } from './errors.js'
-import { type RecorderFs } from './recorder-fs.js'
-import { type SessionRecord } from './record-format.js'
+import { type RecorderFs } from './util/recorder-fs.js'
+import { type SessionRecord } from './format/record-format.js'
 
 /** When the recorder calls `fdatasync` on the transcript. */
 export type FsyncMode = 'never' | 'flush' | 'batch'

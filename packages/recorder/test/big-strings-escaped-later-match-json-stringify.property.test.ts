@@ -1,8 +1,8 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 
-import { type LazyJson, stringifyLazily } from '../src/write-core/lazy-json.js'
-import { textOf, unitAt, utf8BytesOf, wholeText } from '../src/write-core/lazy-json-text.js'
+import { type LazyJson, stringifyLazily } from '../src/write/lazy-json.js'
+import { textOf, unitAt, utf8BytesOf, wholeText } from '../src/write/lazy-json-text.js'
 import { adversarialString as adversarial } from './helpers/adversarial-strings.js'
 
 // The serializer is exercised with tiny thresholds, so that most strings fast-check makes are "big" and

@@ -3,9 +3,9 @@ import { setImmediate as nextTurn } from 'node:timers/promises'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 
-import { IncrementalJson } from '../src/write-core/incremental-json.js'
-import type { LazyJson } from '../src/write-core/lazy-json.js'
-import { wholeText } from '../src/write-core/lazy-json-text.js'
+import { IncrementalJson } from '../src/write/incremental-json.js'
+import type { LazyJson } from '../src/write/lazy-json.js'
+import { wholeText } from '../src/write/lazy-json-text.js'
 import { adversarialString as adversarial } from './helpers/adversarial-strings.js'
 
 // Strings of at least this many code units are held by reference. The tiny ones make most strings fast-check

@@ -7,7 +7,7 @@ import {
   readSession,
   RecordTooLargeError,
 } from '../src/index.js'
-import { ENVELOPE_FIELDS } from '../src/record-format.js'
+import { ENVELOPE_FIELDS } from '../src/format/record-format.js'
 import { bigPayload, expectedLine, rawLines } from './helpers/big-payloads.js'
 import { runFixture } from './support/run-fixture.js'
 import { tempDir } from './support/temp-dir.js'

@@ -2,7 +2,7 @@ import fs from 'node:fs'
 import { expect, it } from 'vitest'
 
 import { createRecorder, type RecorderError } from '../src/index.js'
-import { lockPathOf } from '../src/session-lock.js'
+import { lockPathOf } from '../src/lock/session-lock.js'
 import { tempDir } from './support/temp-dir.js'
 import { readTranscript } from './support/transcript.js'
 

@@ -2,7 +2,7 @@ import fs from 'node:fs'
 import { describe, expect, it } from 'vitest'
 
 import { createRecorder } from '../src/index.js'
-import { runCli } from './helpers/cli.js'
+import { runCli } from '../../cli/test/helpers/cli.js'
 import { finished, startFixture, waitForOutput } from './support/run-fixture.js'
 import { tempDir } from './support/temp-dir.js'
 import { readTranscript } from './support/transcript.js'

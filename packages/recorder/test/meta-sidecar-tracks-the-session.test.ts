@@ -3,7 +3,7 @@ import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 
 import { createRecorder, listSessions, type SessionMeta } from '../src/index.js'
-import { metaPathOf } from '../src/record-format.js'
+import { metaPathOf } from '../src/format/record-format.js'
 import { tempDir } from './support/temp-dir.js'
 import { readTranscript } from './support/transcript.js'
 

@@ -4,7 +4,7 @@ import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 
 import { createRecorder, listSessions, type RecorderError } from '../src/index.js'
-import { runInProcess } from './helpers/cli.js'
+import { runInProcess } from '../../cli/test/helpers/cli.js'
 import { CORRUPT_TAIL, writeCorruptTranscript } from './helpers/corrupt-transcript.js'
 import { withTempDir } from './helpers/records.js'
 import { filesIn, meta, setMtime, writeTranscript } from './helpers/sessions.js'

@@ -1,6 +1,6 @@
-import type { SessionRecord } from '../record-format.js'
+import type { SessionRecord } from '../format/record-format.js'
 import { indexByUuid } from './check-links.js'
-import { describeValue } from './describe-value.js'
+import { describeValue } from '../util/describe-value.js'
 import { defaultLeafIndex, linkParentOf } from './formats/record-links.js'
 
 /** Where the walk from the leaf had to stop before reaching a root. */

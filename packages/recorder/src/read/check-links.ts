@@ -1,4 +1,4 @@
-import type { SessionRecord } from '../record-format.js'
+import type { SessionRecord } from '../format/record-format.js'
 
 /** uuid → index of its first record (duplicates never shadow the original). */
 export function indexByUuid(records: readonly SessionRecord[]): Map<string, number> {

@@ -1,4 +1,4 @@
-import type { ReadProblem } from './problem.js'
+import type { ReadProblem } from '../format/problem.js'
 
 /** A record whose parent lives in an earlier session file (other agents' transcripts): not damage. */
 export interface EarlierSessionLink {

@@ -1,14 +1,14 @@
 import { readdir, stat } from 'node:fs/promises'
 import path from 'node:path'
-import { isValidSessionId, metaPathOf, type SessionMeta } from '../record-format.js'
-import { describeValue } from './describe-value.js'
+import { isValidSessionId, metaPathOf, type SessionMeta } from '../format/record-format.js'
+import { describeValue } from '../util/describe-value.js'
 import { detectFormat } from './formats/detect-format.js'
 import { subagentFiles, summarizeForeign } from './formats/foreign-summary.js'
 import { checkFormat, type FormatOption, type TranscriptFormat } from './formats/transcript-format.js'
 import { saveRebuiltMeta } from './save-rebuilt-meta.js'
-import { findMeta } from './find-meta.js'
+import { findMeta } from '../format/meta-file.js'
 import { rebuildMeta } from './session-meta.js'
-import { rejectUnknownOptions } from '../unknown-options.js'
+import { rejectUnknownOptions } from '../util/unknown-options.js'
 
 /** One session as {@link listSessions} reports it. */
 export interface SessionSummary {

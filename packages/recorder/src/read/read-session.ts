@@ -1,6 +1,6 @@
-import type { SessionRecord } from '../record-format.js'
+import type { SessionRecord } from '../format/record-format.js'
 import { classifiedLines } from './classified-lines.js'
-import { checkSignal } from './describe-value.js'
+import { checkSignal } from '../util/describe-value.js'
 import type { MetadataLine } from './formats/metadata-line.js'
 import { linkParentOf } from './formats/record-links.js'
 import { resolveFormat } from './formats/resolve-format.js'
@@ -11,9 +11,9 @@ import {
   type TranscriptFormat,
 } from './formats/transcript-format.js'
 import { LinkIndex, type EarlierSessionLink } from './link-index.js'
-import type { ReadProblem } from './problem.js'
-import type { RecoveredTornLine } from './recovered-line.js'
-import { rejectUnknownOptions } from '../unknown-options.js'
+import type { ReadProblem } from '../format/problem.js'
+import type { RecoveredTornLine } from '../format/recovered-line.js'
+import { rejectUnknownOptions } from '../util/unknown-options.js'
 
 export interface ReadSessionResult {
   /** The format the file was read as (recognised from its content unless `format` was given). */
@@ -59,7 +59,11 @@ export interface ReadSessionOptions {
    * @default 'auto'
    */
   readonly format?: FormatOption
-  /** @internal Test seam: lines longer than this are skipped unread (default: the longest decodable line). */
+  /**
+   * Lines longer than this many bytes are skipped unread and reported as a `too-long` problem, so a
+   * reader's memory stays bounded whatever the file holds (the `sessiontape` CLI reads with 64 MiB).
+   * @default the longest line a string can hold (~512 MiB)
+   */
   readonly maxLineBytes?: number
 }
 

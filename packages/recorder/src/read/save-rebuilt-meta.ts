@@ -2,11 +2,11 @@ import { randomBytes } from 'node:crypto'
 import { constants } from 'node:fs'
 import { lstat, open, rename, rm } from 'node:fs/promises'
 import path from 'node:path'
-import type { SessionMeta } from '../record-format.js'
-import { fileOwnership } from './file-ownership.js'
-import { readMetaNoFollow } from './session-meta.js'
-import { syncDirectory } from '../tail/sync-directory.js'
-import { ensureSidecarDir } from '../sidecar-dir.js'
+import type { SessionMeta } from '../format/record-format.js'
+import { fileOwnership } from '../format/file-ownership.js'
+import { readMetaNoFollow } from '../format/meta-file.js'
+import { syncDirectory } from '../util/sync-directory.js'
+import { ensureSidecarDir } from '../format/sidecar-dir.js'
 
 const META_MODE = 0o600
 /** A sidecar is a few hundred bytes; a larger file at its name is not one of ours. */

@@ -1,11 +1,11 @@
-import type { SessionRecord } from '../record-format.js'
+import type { SessionRecord } from '../format/record-format.js'
 import { classifiedLines } from './classified-lines.js'
 import { isLeafCandidate, linkParentOf } from './formats/record-links.js'
 import { resolveFormat } from './formats/resolve-format.js'
 import { isForeignFormat, type FormatOption, type TranscriptFormat } from './formats/transcript-format.js'
 import { LinkIndex, type EarlierSessionLink } from './link-index.js'
-import type { ProblemKind, ReadProblem } from './problem.js'
-import type { RecoveredTornLine } from './recovered-line.js'
+import type { ProblemKind, ReadProblem } from '../format/problem.js'
+import type { RecoveredTornLine } from '../format/recovered-line.js'
 
 export interface ScanOptions {
   readonly signal?: AbortSignal | undefined

@@ -1,12 +1,12 @@
-import type { SessionRecord } from '../record-format.js'
+import type { SessionRecord } from '../format/record-format.js'
 import { classifiedLines } from './classified-lines.js'
-import { checkSignal, describeValue } from './describe-value.js'
+import { checkSignal, describeValue } from '../util/describe-value.js'
 import type { MetadataLine } from './formats/metadata-line.js'
 import { resolveFormat } from './formats/resolve-format.js'
 import { checkFormat, type FormatOption, type TranscriptFormat } from './formats/transcript-format.js'
-import type { ReadProblem } from './problem.js'
-import type { RecoveredTornLine } from './recovered-line.js'
-import { rejectUnknownOptions } from '../unknown-options.js'
+import type { ReadProblem } from '../format/problem.js'
+import type { RecoveredTornLine } from '../format/recovered-line.js'
+import { rejectUnknownOptions } from '../util/unknown-options.js'
 
 export interface StreamRecordsOptions {
   /**

@@ -1,8 +1,8 @@
-import type { SessionRecord } from '../record-format.js'
-import { overlongLineProblem, parseLine, tornTailProblem, type LineSink } from './parse-line.js'
-import type { ReadProblem } from './problem.js'
-import type { RecoveredTornLine } from './recovered-line.js'
-import { tornRangeOf } from './recovered-marker.js'
+import type { SessionRecord } from '../format/record-format.js'
+import { overlongLineProblem, parseLine, tornTailProblem, type LineSink } from '../format/parse-line.js'
+import type { ReadProblem } from '../format/problem.js'
+import type { RecoveredTornLine } from '../format/recovered-line.js'
+import { tornRangeOf } from '../format/recovered-marker.js'
 
 /** Parses one complete line into `sink` (records and problems); returns the number of records. */
 export type LineParser = (text: string, line: number, sink: LineSink) => number

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import { open } from 'node:fs/promises'
-import { FORMAT_VERSION } from '../../src/record-format.js'
+import { FORMAT_VERSION } from '../../src/format/record-format.js'
 
 const CHUNK = 8 * 1024 * 1024
 

@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
-import { FORMAT_VERSION, type SessionRecord } from '../../src/record-format.js'
+import { FORMAT_VERSION, type SessionRecord } from '../../src/format/record-format.js'
 
 /** Builds a record in the on-disk format (envelope first, in order), as the writer would. */
 export function makeRecord(

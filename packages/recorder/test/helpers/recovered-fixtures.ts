@@ -1,4 +1,4 @@
-import { FORMAT_VERSION, type SessionRecord } from '../../src/record-format.js'
+import { FORMAT_VERSION, type SessionRecord } from '../../src/format/record-format.js'
 
 /**
  * Hand-built transcripts of the append-only torn-tail recovery: a crash leaves torn bytes, the resumed

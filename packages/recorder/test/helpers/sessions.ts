@@ -1,6 +1,6 @@
 import { mkdir, readdir, utimes, writeFile } from 'node:fs/promises'
 import path from 'node:path'
-import { FORMAT_VERSION, type SessionMeta, type SessionRecord } from '../../src/record-format.js'
+import { FORMAT_VERSION, type SessionMeta, type SessionRecord } from '../../src/format/record-format.js'
 import { makeRecord, toJsonl } from './records.js'
 
 /** Writes `<id>.jsonl` with `count` chained records whose timestamps start at `startSecond`. */

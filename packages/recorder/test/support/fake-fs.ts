@@ -1,4 +1,4 @@
-import { nodeFs, type RecorderFs } from '../../src/recorder-fs.js'
+import { nodeFs, type RecorderFs } from '../../src/util/recorder-fs.js'
 
 type AsyncName = 'forgetDir' | 'mkdir' | 'open' | 'write' | 'fdatasync' | 'fstat' | 'lstat' | 'read' | 'close'
 type SyncName =

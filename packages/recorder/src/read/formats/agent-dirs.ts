@@ -1,5 +1,5 @@
 import path from 'node:path'
-import { describeValue } from '../describe-value.js'
+import { describeValue } from '../../util/describe-value.js'
 
 /**
  * The directory Claude Code keeps a project's sessions in, and the one its tools scan (ccusage reads

@@ -1,5 +1,5 @@
-import type { SessionRecord } from '../../record-format.js'
-import { notAnObject, parseLineWith, type LineSink } from '../parse-line.js'
+import type { SessionRecord } from '../../format/record-format.js'
+import { notAnObject, parseLineWith, type LineSink } from '../../format/parse-line.js'
 
 /**
  * Claude Code's and Qwen Code's lines: the same envelope as ours (`uuid`, `parentUuid`, `sessionId`,

@@ -1,6 +1,7 @@
 import { open } from 'node:fs/promises'
-import { hasEnvelope } from '../envelope.js'
+import { hasEnvelope } from '../../format/envelope.js'
 import type { TranscriptFormat } from './transcript-format.js'
+import { CLAUDE_METADATA_TYPES } from '../../format/agent-record-types.js'
 
 /**
  * Bytes read from the start of a file to recognise its format: every agent writes its first records in
@@ -10,23 +11,6 @@ export const DETECT_PREFIX_BYTES = 64 * 1024
 /** Complete lines looked at: the first one that says which format it is decides. */
 const DETECT_MAX_LINES = 64
 
-/** Claude Code lines that are not conversation records and carry no uuid (summary, snapshots…). */
-export const CLAUDE_METADATA_TYPES: ReadonlySet<string> = new Set([
-  'summary',
-  'custom-title',
-  'ai-title',
-  'file-history-snapshot',
-  'file-history-delta',
-  'queue-operation',
-  'last-prompt',
-  'permission-mode',
-  'mode',
-  'agent-name',
-  'pr-link',
-  'relocated',
-  'worktree-state',
-  'attachment',
-])
 const GEMINI_MESSAGE_TYPES: ReadonlySet<string> = new Set(['user', 'gemini', 'info', 'error', 'warning'])
 
 type Verdict = TranscriptFormat | undefined

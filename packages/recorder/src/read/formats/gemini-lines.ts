@@ -7,8 +7,8 @@ import {
   parseLineWith,
   tornTailProblem,
   type LineSink,
-} from '../parse-line.js'
-import type { ReadProblem } from '../problem.js'
+} from '../../format/parse-line.js'
+import type { ReadProblem } from '../../format/problem.js'
 import type { ClassifiedLine } from '../torn-line-tracker.js'
 import { GeminiReplay } from './gemini-replay.js'
 

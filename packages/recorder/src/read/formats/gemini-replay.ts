@@ -1,4 +1,4 @@
-import type { SessionRecord } from '../../record-format.js'
+import type { SessionRecord } from '../../format/record-format.js'
 
 /** A message that survived the replay, with the line that last wrote it. */
 export interface ReplayedMessage {

@@ -1,5 +1,5 @@
-import type { SessionRecord } from '../../record-format.js'
-import { notAnObject, parseLineWith, type LineSink } from '../parse-line.js'
+import type { SessionRecord } from '../../format/record-format.js'
+import { notAnObject, parseLineWith, type LineSink } from '../../format/parse-line.js'
 
 /**
  * Gemini CLI's lines one at a time, for a reader that cannot wait for the end of the file (`tail -f`):

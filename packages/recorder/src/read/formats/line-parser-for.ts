@@ -1,4 +1,4 @@
-import { parseLine } from '../parse-line.js'
+import { parseLine } from '../../format/parse-line.js'
 import type { LineParser } from '../torn-line-tracker.js'
 import { parseAgentLine } from './agent-lines.js'
 import { parseGeminiLine } from './gemini-stream-line.js'

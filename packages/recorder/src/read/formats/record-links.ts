@@ -1,4 +1,4 @@
-import { RECOVERED_RECORD_TYPE, TITLE_RECORD_TYPE, type SessionRecord } from '../../record-format.js'
+import { RECOVERED_RECORD_TYPE, TITLE_RECORD_TYPE, type SessionRecord } from '../../format/record-format.js'
 
 /**
  * The parent a branch walk follows from `record`. Usually its `parentUuid`; Claude Code's compaction

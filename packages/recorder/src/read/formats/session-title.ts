@@ -1,4 +1,4 @@
-import { TITLE_RECORD_TYPE } from '../../record-format.js'
+import { TITLE_RECORD_TYPE } from '../../format/record-format.js'
 
 /**
  * How much a title source is trusted: a title someone set beats one an agent generated, which beats a

@@ -1,4 +1,4 @@
-import { describeValue } from '../describe-value.js'
+import { describeValue } from '../../util/describe-value.js'
 
 /**
  * The transcript formats the readers understand.

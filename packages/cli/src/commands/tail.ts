@@ -1,0 +1,82 @@
+import { CliError, ExitCode } from '../cli-io.js'
+import { resolveFormat } from '@sessiontape/recorder/internal'
+import {
+  FORMAT_HELP,
+  FORMAT_OPTION,
+  expectPositionals,
+  formatOption,
+  parseCommandArgs,
+  stringOption,
+  type Command,
+} from '../command.js'
+import { displayLine } from '../display-text.js'
+import { followFile } from '../follow-file.js'
+import { CLI_MAX_LINE_BYTES } from '../limits.js'
+import { requireFile } from '../targets.js'
+
+const DEFAULT_COUNT = 10
+
+export const tailCommand: Command = {
+  name: 'tail',
+  summary: 'print the last records of a transcript; -f follows a live session',
+  help: `Usage: sessiontape tail [-f] [-n <count>] <file> [--format <f>] [--json]
+
+Prints the last <count> records of a transcript, one line each (line number, time, type, text),
+reading from the end of the file: a file over 1 MiB is not read whole, and its records are
+labelled by byte offset (@<offset>) instead of line number. With -f it keeps running and prints
+every record as soon as its line is complete, until Ctrl-C. A partial last line is a write in
+progress and is printed once its newline arrives. Torn bytes a later \`recovered\` record names
+are marked as recovered (↺). If the file is truncated or replaced (a repair), tail says so on
+stderr and goes on after the last record it read (in a replaced file: after the line that holds
+that record, or from its end if none does). Control characters from the file are shown as visible
+symbols. Lines over ${CLI_MAX_LINE_BYTES / 1024 / 1024} MiB are reported as too-long and skipped unread. Writes nothing.
+
+Claude Code and Qwen Code sessions are followed the same way (their metadata lines are skipped). A
+Gemini CLI session is shown line by line as written: a message re-appended with its tool calls shows
+again, and a $rewindTo takes nothing back (sessiontape show replays it). Gemini's older single JSON
+document has no lines to follow: use show.
+
+Options:
+  -f, --follow     keep following the file as it grows
+  -n, --lines <n>  how many existing records to print first (default ${DEFAULT_COUNT})
+${FORMAT_HELP}
+  --json           print each record as one JSON line (problems and recovered lines go to stderr
+                   as JSON lines)
+  -h, --help       show this help
+
+Exit codes: 0 done or stopped, 2 unreadable.
+`,
+  async run(args, io) {
+    const { values, positionals } = parseCommandArgs('tail', args, {
+      follow: { type: 'boolean', short: 'f' },
+      lines: { type: 'string', short: 'n' },
+      ...FORMAT_OPTION,
+    })
+    const formatGiven = formatOption('tail', values.format)
+    expectPositionals('tail', positionals, 1)
+    const lines = stringOption(values.lines)
+    const count = lines === undefined ? DEFAULT_COUNT : Number(lines)
+    if (!(Number.isSafeInteger(count) && count >= 0)) {
+      throw new CliError(
+        `sessiontape tail: expected -n to be a non-negative integer, got ${JSON.stringify(lines)}`,
+        ExitCode.UNREADABLE,
+        'ERR_USAGE',
+      )
+    }
+    const filePath = await requireFile('tail', positionals[0])
+    const format = await resolveFormat(filePath, formatGiven)
+    if (format === 'gemini-json') {
+      throw new CliError(
+        `sessiontape tail: ${displayLine(filePath)} is one JSON document (Gemini CLI's older format), not lines to follow; use: sessiontape show ${displayLine(filePath)}`,
+        ExitCode.UNREADABLE,
+        'ERR_NOT_LINES',
+      )
+    }
+    await followFile(
+      filePath,
+      { follow: values.follow === true, count, json: values.json === true, format },
+      io,
+    )
+    return ExitCode.OK
+  },
+}

@@ -1,0 +1,94 @@
+import { createRequire } from 'node:module'
+import { CliError, ExitCode, type CliIo } from './cli-io.js'
+import type { Command } from './command.js'
+import { listCommand } from './commands/list.js'
+import { repairCommand } from './commands/repair.js'
+import { showCommand } from './commands/show.js'
+import { tailCommand } from './commands/tail.js'
+import { verifyCommand } from './commands/verify.js'
+import { displayBlock } from './display-text.js'
+import { quoteJson } from '@sessiontape/recorder/internal'
+
+const COMMANDS: readonly Command[] = [listCommand, showCommand, verifyCommand, repairCommand, tailCommand]
+
+function overview(): string {
+  const width = Math.max(...COMMANDS.map((c) => c.name.length))
+  return `Usage: sessiontape <command> [options]
+       sessiontape --version
+
+Read, check and repair sessiontape JSONL transcripts.
+
+Commands:
+${COMMANDS.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`).join('\n')}
+
+Which files are ours: a transcript whose first line is a record in sessiontape's envelope
+({"uuid":…,"parentUuid":…,"sessionId":…,"timestamp":…,"type":…,"v":1}). Every command reads any
+file; only \`repair\` (and \`list --rebuild-meta\`, for sidecars) ever writes, and never to a file
+that is not ours. Nothing read from a file reaches the terminal unescaped: control characters
+and escape sequences are shown as visible symbols (ESC as ␛).
+
+Every command accepts --json (machine-readable output on stdout; a failure is printed there as
+{"error":{"code","message","exitCode"}}) and --help.
+Exit codes: 0 ok, 1 problems found (verify) or session held by a live recorder (repair),
+2 unreadable input or bad command line, 3 refused (repair: not ours, or nothing to keep).
+Run \`sessiontape <command> --help\` for its options.
+`
+}
+
+function version(): string {
+  // A literal require() inside a bundle (esbuild inlines the JSON), createRequire in unbundled ESM: the same
+  // pattern as the lazily loaded dependencies (see the recorder's lock/session-lock.ts).
+  const manifest = (
+    typeof require === 'function'
+      ? // eslint-disable-next-line @typescript-eslint/no-require-imports -- a literal require() is what bundlers follow
+        require('../package.json')
+      : createRequire(import.meta.url)('../package.json')
+  ) as { version: string }
+  return manifest.version
+}
+
+/** Runs one command line; resolves to the exit code. Never throws for user errors: they become messages. */
+export async function runCli(argv: readonly string[], io: CliIo): Promise<ExitCode> {
+  const [name, ...rest] = argv
+  if (name === '--version' || name === '-v' || name === 'version') {
+    io.out(argv.includes('--json') ? `${JSON.stringify({ version: version() })}\n` : `${version()}\n`)
+    return ExitCode.OK
+  }
+  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
+    const topic = name === 'help' ? COMMANDS.find((c) => c.name === rest[0]) : undefined
+    io.out(topic?.help ?? overview())
+    return ExitCode.OK
+  }
+  const json = rest.includes('--json')
+  const command = COMMANDS.find((c) => c.name === name)
+  if (command === undefined) {
+    const error = new CliError(`sessiontape: unknown command ${JSON.stringify(name)}`)
+    if (json) return fail(io, error, true)
+    io.err(`${displayBlock(error.message)}\n\n${overview()}`)
+    return error.exitCode
+  }
+  if (rest.includes('--help') || rest.includes('-h')) {
+    io.out(command.help)
+    return ExitCode.OK
+  }
+  try {
+    return await command.run(rest, io)
+  } catch (error) {
+    // Stopped (Ctrl-C, or the reader of a pipe went away): a normal ending, not a failure to report.
+    if (io.signal.aborted && error === io.signal.reason) return ExitCode.OK
+    if (error instanceof CliError) return fail(io, error, json)
+    const code = (error as NodeJS.ErrnoException).code
+    const message = `sessiontape ${name}: ${error instanceof Error ? error.message : String(error)}${code === undefined ? '' : ` (${code})`}`
+    return fail(io, new CliError(message, ExitCode.UNREADABLE, code ?? 'ERR_UNREADABLE'), json)
+  }
+}
+
+/** Prints a failure: as one JSON object on stdout under `--json`, else as text on stderr. */
+function fail(io: CliIo, error: CliError, json: boolean): ExitCode {
+  if (json) {
+    io.out(
+      `{"error":{"code":${quoteJson(error.code)},"message":${quoteJson(error.message)},"exitCode":${error.exitCode}}}\n`,
+    )
+  } else io.err(`${displayBlock(error.message)}\n`)
+  return error.exitCode
+}

@@ -1,0 +1,55 @@
+import { writeFile } from 'node:fs/promises'
+import path from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { runCliWith } from './helpers/cli.js'
+
+const runCli = (...args: string[]) => runCliWith({}, ...args)
+import { makeRecord, withTempDir } from '../../recorder/test/helpers/records.js'
+
+const DEPTH = 200_000
+
+/** A record that JSON.parse accepts (verify calls it clean) and JSON.stringify cannot write back. */
+function deepLine(): string {
+  const head = JSON.stringify(makeRecord(1, 'u0', { deep: 'X' }))
+  return head.replace('"X"', `${'{"a":'.repeat(DEPTH)}1${'}'.repeat(DEPTH)}`)
+}
+
+function protoLine(): string {
+  return JSON.stringify(makeRecord(2, 'u1', { renamed: { kept: true } })).replace('"renamed"', '"__proto__"')
+}
+
+describe('records of any shape render: deep nesting without recursion limits, __proto__ keys kept', () => {
+  it('verify, show, show --json, tail and tail --json all handle a 200,000-level record', async () => {
+    await withTempDir(async (dir) => {
+      const file = path.join(dir, 's1.jsonl')
+      await writeFile(file, `${JSON.stringify(makeRecord(0, null))}\n${deepLine()}\n${protoLine()}\n`)
+      expect((await runCli('verify', file)).code).toBe(0)
+      const shown = await runCli('show', file)
+      expect(shown).toMatchObject({ code: 0, stderr: '' })
+      expect(shown.stdout).toContain('   deep: {"a":{"a":{"a":')
+      expect(shown.stdout).toContain('   __proto__: {"kept":true}')
+      const json = await runCli('show', '--json', file)
+      expect(json.code).toBe(0)
+      const { records } = JSON.parse(json.stdout) as { records: Array<Record<string, unknown>> }
+      expect(records).toHaveLength(3)
+      expect(Object.hasOwn(records[2]!, '__proto__')).toBe(true)
+      expect(records[2]!['__proto__']).toEqual({ kept: true })
+      let depth = 0
+      let at: unknown = records[1]!.deep
+      while (typeof at === 'object' && at !== null) {
+        at = (at as { a: unknown }).a
+        depth++
+      }
+      expect(depth).toBe(DEPTH)
+      const tailed = await runCli('tail', file)
+      expect(tailed).toMatchObject({ code: 0, stderr: '' })
+      expect(tailed.stdout).toContain('3: 2026-01-01 00:00:02Z message: record 2 __proto__: {"kept":true}')
+      const tailedJson = await runCli('tail', '--json', file)
+      expect(tailedJson.code).toBe(0)
+      const lines = tailedJson.stdout.trim().split('\n')
+      const last = JSON.parse(lines[2]!) as Record<string, unknown>
+      expect(Object.hasOwn(last, '__proto__')).toBe(true)
+      expect(last['__proto__']).toEqual({ kept: true })
+    })
+  })
+})

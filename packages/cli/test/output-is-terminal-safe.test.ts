@@ -1,0 +1,87 @@
+import { writeFile } from 'node:fs/promises'
+import path from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { runCliWith } from './helpers/cli.js'
+import { makeRecord, withTempDir } from '../../recorder/test/helpers/records.js'
+
+/** Escape sequences a hostile transcript could carry, each of which acts on a terminal if printed raw. */
+const CORPUS = [
+  '\u001b[2J\u001b[H', // clear screen, cursor home
+  '\u001b]0;pwned\u0007', // OSC: retitle the window
+  '\u001b]8;;https://evil.example\u001b\\click\u001b]8;;\u001b\\', // OSC 8 hyperlink
+  '\u001bP+q544e\u001b\\', // DCS
+  '\u009b31m', // C1 CSI (one character)
+  '\u009d0;title\u009c', // C1 OSC … ST
+  '\u202eevil\u202c', // bidi override (Trojan Source)
+  '\u2066isolate\u2069',
+  'bell\u0007 backspace\b\b cr\r del\u007f nul\u0000',
+]
+const HOSTILE = CORPUS.join(' | ')
+
+/** What must never reach a terminal raw: ESC, other C0 controls but \n and \t, DEL, C1, bidi controls. */
+// eslint-disable-next-line no-control-regex -- the test is about control characters
+const UNSAFE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/
+
+async function hostileSession(dir: string): Promise<string> {
+  const file = path.join(dir, 's1.jsonl')
+  const records = [
+    makeRecord(0, null, { type: 'title', title: HOSTILE }),
+    makeRecord(1, 'u0', { text: HOSTILE, toolCall: { tool: HOSTILE, [HOSTILE]: HOSTILE } }),
+    makeRecord(2, 'u1', { type: HOSTILE, text: undefined, output: HOSTILE }),
+  ]
+  // A parse-error excerpt quotes the damaged line: the damage holds the sequences too.
+  // eslint-disable-next-line no-control-regex -- strips the controls JSON would escape, to keep them raw
+  const damaged = `{"uuid":"x","text":"${HOSTILE.replace(/[\u0000-\u001f"\\]/g, '')}\u001b[2J`
+  await writeFile(file, `${records.map((r) => JSON.stringify(r)).join('\n')}\n${damaged}\n${damaged}`)
+  return file
+}
+
+describe('nothing the CLI prints can control the terminal', () => {
+  it('escapes every control and bidi character in human output, for every command', async () => {
+    await withTempDir(async (dir) => {
+      const file = await hostileSession(dir)
+      const runs = [
+        ['show', file],
+        ['show', '--tree', file],
+        ['tail', '-n', '10', file],
+        ['verify', file],
+        ['list', dir],
+        ['repair', '--dry-run', file],
+      ]
+      for (const args of runs) {
+        // FORCE_COLOR: our own colour sequences are allowed, so strip exactly those before checking.
+        for (const env of [{}, { FORCE_COLOR: '1' }]) {
+          const { stdout, stderr } = await runCliWith({ env }, ...args)
+          // eslint-disable-next-line no-control-regex -- our own SGR colour sequences
+          const ours = /\u001b\[(?:2|22|33|39|36|1)m/g
+          expect(stdout.replace(ours, ''), args.join(' ')).not.toMatch(UNSAFE)
+          expect(stderr.replace(ours, ''), args.join(' ')).not.toMatch(UNSAFE)
+          if (args[0] === 'show' && args[1] === file) expect(stdout).toContain('␛[2J')
+        }
+      }
+    })
+  })
+
+  it('keeps --json exact: the same data parses back, with no raw control character on the wire', async () => {
+    await withTempDir(async (dir) => {
+      const file = await hostileSession(dir)
+      const shown = await runCliWith({}, 'show', '--json', file)
+      expect(shown.stdout).not.toMatch(UNSAFE)
+      const { records } = JSON.parse(shown.stdout) as { records: Array<Record<string, unknown>> }
+      expect(records[1]).toMatchObject({ text: HOSTILE, toolCall: { tool: HOSTILE, [HOSTILE]: HOSTILE } })
+      const tailed = await runCliWith({}, 'tail', '--json', file)
+      expect(tailed.stdout + tailed.stderr).not.toMatch(UNSAFE)
+      expect(
+        tailed.stdout
+          .trim()
+          .split('\n')
+          .map((line) => JSON.parse(line) as object),
+      ).toHaveLength(3)
+      const verified = await runCliWith({}, 'verify', '--json', file)
+      expect(verified.stdout).not.toMatch(UNSAFE)
+      const listed = await runCliWith({}, 'list', '--json', dir)
+      expect((JSON.parse(listed.stdout) as Array<{ title: string }>)[0]!.title).toBe(HOSTILE)
+      expect(listed.stdout).not.toMatch(UNSAFE)
+    })
+  })
+})

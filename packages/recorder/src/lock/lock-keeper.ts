@@ -1,0 +1,132 @@
+import { type RecorderError, RecorderErrorCode, type SessionLockedError } from '../errors.js'
+import { attemptLock, releaseLockAtExitSync } from './session-lock.js'
+import { errorCode } from '../util/transient-errors.js'
+
+/**
+ * Lock states. `off`: `lock: false`. `pending`: not (yet) ours, an attempt may be in flight. `owned`: we
+ * created the lock directory, proper-lockfile is still finishing. `held`: fully ours. `lost`: compromised
+ * while held, being taken again. `locked`: another writer holds it (final).
+ */
+export type LockState = 'off' | 'pending' | 'owned' | 'held' | 'lost' | 'locked'
+
+export interface LockKeeperSettings {
+  readonly filePath: string
+  readonly staleMs: number
+  /** A recorder error with the session's details. */
+  readonly error: (code: RecorderErrorCode, what: string, cause: unknown) => RecorderError
+  /** A `SessionLockedError` with the session's details. */
+  readonly lockedError: (cause: unknown) => SessionLockedError
+  /** The lock was lost while held (from a proper-lockfile timer): writing must pause. */
+  readonly onCompromised: (error: RecorderError) => void
+}
+
+/**
+ * The state of one recorder's single-writer lock: taking it (the first `mkdir` synchronously, inside
+ * `createRecorder`), taking it again after a compromise, and releasing it. Whether the lock is ours is
+ * known synchronously at every moment, which the synchronous drains rely on.
+ */
+export class LockKeeper {
+  readonly #s: LockKeeperSettings
+  #state: LockState
+  #attempt: Promise<void> | null = null
+  #error: RecorderError | null = null
+  #release: (() => Promise<void>) | null = null
+  #regained = false
+
+  constructor(settings: LockKeeperSettings, enabled: boolean) {
+    this.#s = settings
+    this.#state = enabled ? 'pending' : 'off'
+  }
+
+  get state(): LockState {
+    return this.#state
+  }
+
+  /** Writing is allowed: the lock is off, or we created its directory. */
+  isOurs(): boolean {
+    const state = this.#state
+    return state === 'off' || state === 'owned' || state === 'held'
+  }
+
+  start(sync: boolean): void {
+    this.#error = null
+    const attempt = attemptLock(this.#s.filePath, {
+      staleMs: this.#s.staleMs,
+      sync,
+      onCompromised: (error) => this.#compromised(error),
+    })
+    if (attempt.syncMkdirError === null) this.#state = 'owned'
+    // Both branches settle state instead of rethrowing: this promise may settle before anyone awaits it.
+    this.#attempt = attempt.acquired.then(
+      (release) => {
+        this.#attempt = null
+        this.#release = release
+        this.#state = 'held'
+      },
+      (error: unknown) => {
+        this.#attempt = null
+        if (errorCode(error) === 'ELOCKED') {
+          this.#state = 'locked'
+          this.#error = this.#s.lockedError(error)
+        } else {
+          this.#state = 'pending'
+          this.#error = this.#s.error(RecorderErrorCode.LOCK_FAILED, 'could not take the session lock', error)
+        }
+      },
+    )
+  }
+
+  /** Waits for an attempt to take the lock to settle, starting one if none is in flight. Never rejects. */
+  async settle(): Promise<void> {
+    if (this.#attempt === null) this.start(false)
+    await this.#attempt
+  }
+
+  /**
+   * After {@link settle}: throws why the lock is not ours. Returns true once after the lock was taken again
+   * following a compromise: the caller must then check that nobody wrote meanwhile.
+   */
+  checkTaken(): boolean {
+    const state = this.#state
+    if (state === 'locked') throw this.#error ?? this.#s.lockedError(undefined)
+    if (state === 'pending' || state === 'lost') {
+      throw (
+        this.#error ??
+        this.#s.error(RecorderErrorCode.LOCK_FAILED, 'could not take the session lock', undefined)
+      )
+    }
+    const regained = this.#regained
+    this.#regained = false
+    return regained
+  }
+
+  #compromised(error: Error): void {
+    // Called by proper-lockfile from a timer: never throw from here. Stop writing until the lock is ours
+    // again, and make sure nobody wrote meanwhile.
+    this.#state = 'lost'
+    this.#release = null
+    this.#regained = true
+    this.#s.onCompromised(this.#s.error(RecorderErrorCode.LOCK_COMPROMISED, 'lost the session lock', error))
+  }
+
+  /** At exit: releases the lock if it is ours, synchronously, so the next writer gets the session at once. */
+  exitSync(): void {
+    if (this.#state === 'owned' || this.#state === 'held') {
+      releaseLockAtExitSync(this.#s.filePath, this.#state === 'held')
+      this.#state = 'pending'
+      this.#release = null
+    }
+  }
+
+  /** Releases the lock if it is ours; a registration still finishing is released once it has finished. */
+  async release(): Promise<void> {
+    if (this.#attempt !== null) await this.#attempt
+    const release = this.#release
+    this.#release = null
+    if (release !== null) await release().catch(ignore)
+  }
+}
+
+function ignore(): void {
+  // Releasing a lock already gone: nothing left to do.
+}

@@ -1,0 +1,188 @@
+import fs from 'node:fs'
+import { createRequire } from 'node:module'
+import path from 'node:path'
+
+import type * as ProperLockfile from 'proper-lockfile'
+
+import {
+  lockHolderIsDead,
+  markLockStale,
+  removeLockOwner,
+  removeLockOwnerSync,
+  removeDeadIntents,
+  removeIntentSync,
+  writeIntentSync,
+  writeLockOwnerSync,
+} from './lock-owner.js'
+import { sidecarDirOfFile } from '../format/record-format.js'
+import { ensureSidecarDirSync } from '../format/sidecar-dir.js'
+
+/**
+ * The session's single-writer lock, taken with proper-lockfile (an atomic `mkdir` of the lock directory
+ * `<dir>/.sessiontape/<name>.lock` — out of reach of a shipper's `*` glob — kept
+ * fresh by an mtime heartbeat). The `mkdir` itself is done synchronously inside `createRecorder`, so the
+ * moment it returns the recorder knows whether it owns the session — which the exit drain relies on: it may
+ * write only when the lock is ours, and an asynchronous `mkdir` still in flight would leave that unknown.
+ * Everything after (mtime probe, stale check, heartbeat) stays asynchronous.
+ */
+
+// proper-lockfile registers signal-exit handlers and graceful-fs patches `fs.close` when they are loaded,
+// so it is loaded on first use only: importing this package must not touch the process. Loaded
+// synchronously (the first mkdir is inside createRecorder). `require` exists only inside a bundle (esbuild
+// rewrites `typeof require` and bundles the literal call as a lazily evaluated module); unbundled ESM has
+// none and resolves from this file.
+let lockfile: typeof ProperLockfile | undefined
+function load(): typeof ProperLockfile {
+  lockfile ??=
+    typeof require === 'function'
+      ? // eslint-disable-next-line @typescript-eslint/no-require-imports -- a literal require() is what bundlers follow
+        (require('proper-lockfile') as typeof ProperLockfile)
+      : (createRequire(import.meta.url)('proper-lockfile') as typeof ProperLockfile)
+  return lockfile
+}
+
+let syncMkdir = false
+let lastSyncMkdir: { error: NodeJS.ErrnoException | null } | undefined
+
+// The lock directory holds nothing, but its name says a session is being written: only its owner may see it.
+const LOCK_DIR_MODE = 0o700
+
+// Intents kept by a holder whose owner file could not be written (a symlink planted at its path, say): the
+// intent then stands in for the owner file until the lock is released (see lock-owner.ts).
+const keptIntents = new Map<string, string>()
+
+// One adapter for the whole process: proper-lockfile caches the file system's mtime precision on it. Its
+// mkdir is synchronous and puts the owner on record in the same breath, every time a lock directory is made
+// (at create, when a dead holder's lock is taken over, when a lost lock is taken again), between an intent
+// made before it and removed after the owner file is written (see lock-owner.ts): wherever a kill lands,
+// the lock it leaves can be proven abandoned. Only `createRecorder` and those rare retakes pay these
+// synchronous calls; recording, flushing and closing never do.
+const lockFs = {
+  ...fs,
+  mkdir(lockPath: string, callback: (error: NodeJS.ErrnoException | null) => void): void {
+    let error: NodeJS.ErrnoException | null = null
+    let intent: string | null = null
+    try {
+      ensureSidecarDirSync(path.dirname(lockPath))
+      intent = writeIntentSync(lockPath)
+      fs.mkdirSync(lockPath, { mode: LOCK_DIR_MODE })
+      if (writeLockOwnerSync(lockPath)) removeIntentSync(intent)
+      else if (intent !== null) keptIntents.set(lockPath, intent)
+    } catch (caught) {
+      error = caught as NodeJS.ErrnoException
+      // Not the maker of this lock (it exists, or the mkdir failed): the intent is withdrawn.
+      removeIntentSync(intent)
+    }
+    if (syncMkdir) lastSyncMkdir = { error }
+    if (syncMkdir) callback(error)
+    else process.nextTick(callback, error)
+  },
+}
+
+/** The lock is released: an intent kept in place of its owner file goes with it. */
+function dropKeptIntent(lockPath: string): void {
+  const intent = keptIntents.get(lockPath)
+  if (intent === undefined) return
+  keptIntents.delete(lockPath)
+  removeIntentSync(intent)
+}
+
+export interface LockAttempt {
+  /** Resolves to the release function once the lock is fully taken; rejects (`code: 'ELOCKED'`) if held. */
+  readonly acquired: Promise<() => Promise<void>>
+  /**
+   * Outcome of the `mkdir` done synchronously during the call: `null` = we created the lock directory;
+   * an error (`EEXIST`: someone holds it, pending the stale check); `undefined` = not attempted synchronously.
+   */
+  readonly syncMkdirError: NodeJS.ErrnoException | null | undefined
+}
+
+export interface LockSettings {
+  readonly staleMs: number
+  readonly onCompromised: (error: Error) => void
+  /** Do the lock directory's `mkdir` synchronously, inside this call. */
+  readonly sync: boolean
+}
+
+/** The lock directory of the transcript `filePath`: `<dir>/.sessiontape/<name>.lock`. */
+export function lockPathOf(filePath: string): string {
+  return path.join(sidecarDirOfFile(filePath), `${path.basename(filePath)}.lock`)
+}
+
+/**
+ * The lock directory, made in the sidecar directory; that one is made (0700) when it is missing — the
+ * first lock in a sessions directory, or after someone removed it — and refused (ERR_SIDECAR_DIR), never
+ * followed, when it is a symlink: the owner file written in it must not land in someone else's directory.
+ * Two synchronous calls more, only where a lock directory is made (createRecorder and rare retakes).
+ */
+/** Starts taking the lock of `filePath` (which need not exist; its directory must). */
+export function attemptLock(filePath: string, settings: LockSettings): LockAttempt {
+  const { lock } = load()
+  syncMkdir = settings.sync
+  lastSyncMkdir = undefined
+  const options: ProperLockfile.LockOptions = {
+    realpath: false,
+    lockfilePath: lockPathOf(filePath),
+    stale: settings.staleMs,
+    fs: lockFs,
+    // proper-lockfile's default throws from inside a timer, which would crash the host process.
+    onCompromised: settings.onCompromised,
+  }
+  let first: Promise<() => Promise<void>>
+  try {
+    first = lock(filePath, options)
+  } finally {
+    syncMkdir = false
+  }
+  const lockPath = lockPathOf(filePath)
+  const outcome = lastSyncMkdir as { error: NodeJS.ErrnoException | null } | undefined
+  const acquired = first
+    .catch(async (error: unknown) => {
+      // Held by a process that provably died (SIGKILL, a crash): take it over now, not lockStaleMs later.
+      if ((error as NodeJS.ErrnoException).code !== 'ELOCKED' || !(await lockHolderIsDead(lockPath)))
+        throw error
+      await markLockStale(lockPath)
+      return lock(filePath, options)
+    })
+    .then(async (release) => {
+      // Intents of contenders that died are no longer evidence of anything: the lock is ours now.
+      await removeDeadIntents(lockPath)
+      return release
+    })
+    .then((release) => async () => {
+      // The directory first, then the owner: a crash in between leaves an owner file that vouches for no
+      // directory (harmless), never a directory without its owner (which would wait lockStaleMs).
+      await release()
+      await removeLockOwner(lockPath)
+      dropKeptIntent(lockPath)
+    })
+  return { acquired, syncMkdirError: outcome === undefined ? undefined : outcome.error }
+}
+
+/**
+ * At exit (no later tick runs): releases the lock ourselves instead of relying on proper-lockfile's own exit
+ * hook, which lives in signal-exit's process-wide state — and two copies of signal-exit in one process (3 from
+ * proper-lockfile, 4 from write-file-atomic) can disable each other's hooks. `registered`: proper-lockfile
+ * has finished taking it (else only our mkdir happened, and the directory is removed directly).
+ */
+export function releaseLockAtExitSync(filePath: string, registered: boolean): void {
+  const lockPath = lockPathOf(filePath)
+  let released = false
+  if (registered) {
+    try {
+      load().unlockSync(filePath, { realpath: false, lockfilePath: lockPath, fs: lockFs })
+      released = true
+    } catch {
+      // Not (or no longer) in proper-lockfile's registry: removed directly below.
+    }
+  }
+  if (!released) {
+    try {
+      fs.rmdirSync(lockPath)
+    } catch {
+      // Already gone, or never ours: nothing to undo.
+    }
+  }
+  removeLockOwnerSync(lockPath)
+  dropKeptIntent(lockPath)
+}

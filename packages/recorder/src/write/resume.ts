@@ -1,0 +1,101 @@
+import { randomUUID } from 'node:crypto'
+import { closeSync, openSync, readSync } from 'node:fs'
+
+import { type RecorderError, RecorderErrorCode } from '../errors.js'
+import { isoTimestamp } from '../util/iso-timestamp.js'
+import { RECOVERED_RECORD_TYPE } from '../format/record-format.js'
+import { type SerializedRecord, serializeRecord } from './serialize-record.js'
+import { inspectTailSync } from './inspect-tail.js'
+import { OWNERSHIP_PREFIX_BYTES, ownershipOfPrefix } from '../format/file-ownership.js'
+
+/** What a resumed transcript holds at its end, found synchronously by `createRecorder`. */
+export interface Resumed {
+  readonly exists: boolean
+  /** The last valid record of the file (null: none). */
+  readonly lastUuid: string | null
+  /**
+   * The record the chain continues from: the last record, or, when that is metadata beside the chain (a
+   * `title`, a `recovered` record), the record it hangs from — metadata never becomes a parent.
+   */
+  readonly chainUuid: string | null
+  /** Bytes after the last valid record (a line torn by a crash, garbage): left in place, named by a record. */
+  readonly torn: TornRange | null
+}
+
+/** A byte range of the transcript that holds no valid record, as the `recovered` record names it. */
+export interface TornRange {
+  readonly offset: number
+  readonly length: number
+}
+
+/**
+ * Reads the tail of the transcript to resume (bounded: its cost depends on the last record's size, not the
+ * file's). Throws `ERR_RECORDER_RESUME_FAILED` if it cannot be read and `ERR_FOREIGN_FILE` if it is not ours — a file we did
+ * not write is never written, so it is refused before anything is queued or locked.
+ */
+export function inspectForResume(
+  filePath: string,
+  sessionId: string,
+  metadataTypes: ReadonlySet<string>,
+  error: (code: RecorderErrorCode, what: string, cause: unknown) => RecorderError,
+): Resumed {
+  let tail: ReturnType<typeof inspectTailSync>
+  let first: Buffer
+  try {
+    tail = inspectTailSync(filePath)
+    first = tail.exists && tail.size > 0 ? readFirstBytes(filePath) : Buffer.alloc(0)
+  } catch (cause) {
+    throw error(
+      RecorderErrorCode.RESUME_FAILED,
+      'could not read the tail of the transcript to resume it',
+      cause,
+    )
+  }
+  const ownership = ownershipOfPrefix(first, tail.size)
+  const foreignRecord = tail.lastRecord !== null && tail.lastRecord.sessionId !== sessionId
+  if ((ownership.verdict !== 'ours' && ownership.verdict !== 'empty') || foreignRecord) {
+    throw error(
+      RecorderErrorCode.FOREIGN_FILE,
+      `${filePath} was not written by sessiontape for this session (${foreignRecord ? `its records belong to session "${String(tail.lastRecord?.sessionId)}"` : ownership.reason}); it is left untouched`,
+      undefined,
+    )
+  }
+  const last = tail.lastRecord
+  const hangsFrom = last !== null && metadataTypes.has(last.type) && typeof last.parentUuid === 'string'
+  return {
+    exists: tail.exists,
+    lastUuid: last?.uuid ?? null,
+    chainUuid: hangsFrom ? last.parentUuid : (last?.uuid ?? null),
+    torn: tail.tornBytes > 0 ? { offset: tail.validLength, length: tail.tornBytes } : null,
+  }
+}
+
+function readFirstBytes(filePath: string): Buffer {
+  const fd = openSync(filePath, 'r')
+  try {
+    const buffer = Buffer.alloc(OWNERSHIP_PREFIX_BYTES)
+    return buffer.subarray(0, readSync(fd, buffer, 0, OWNERSHIP_PREFIX_BYTES, 0))
+  } finally {
+    closeSync(fd)
+  }
+}
+
+/**
+ * The `recovered` record a resume appends first when the transcript ended in torn bytes: the bytes stay
+ * where they are (the file only grows, so log shippers' offsets stay valid) and this record names their
+ * range, so readers report them as recovered rather than as damage.
+ */
+export function recoveredRecord(
+  sessionIdJson: string,
+  parentUuid: string | null,
+  torn: TornRange,
+): { serialized: SerializedRecord; uuid: string; timestamp: string } {
+  const uuid = randomUUID()
+  const timestamp = isoTimestamp()
+  const serialized = serializeRecord(
+    { uuid, parentUuid, sessionIdJson, timestamp, type: RECOVERED_RECORD_TYPE },
+    { reason: 'torn-tail', tornOffset: torn.offset, tornLength: torn.length },
+    undefined,
+  )
+  return { serialized, uuid, timestamp }
+}

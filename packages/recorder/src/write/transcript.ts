@@ -1,0 +1,392 @@
+import { constants } from 'node:fs'
+
+import { RecorderError, RecorderErrorCode } from '../errors.js'
+import type { InFlight } from './in-flight-write.js'
+import {
+  errorCode,
+  isTransient,
+  TRANSIENT_FIRST_DELAY_MS,
+  TRANSIENT_RETRIES,
+} from '../util/transient-errors.js'
+import { OWNERSHIP_PREFIX_BYTES, ownershipOfPrefix } from '../format/file-ownership.js'
+import { type Carry, copyCarry, planCarry } from './carry.js'
+import * as io from './io.js'
+
+// O_RDWR (not O_WRONLY) so the file can be read back (its first and last bytes at open, a carry after a
+// replacement); O_APPEND so every write lands at the end whoever else grew the file; O_NOFOLLOW refuses
+// a planted symlink.
+const OPEN_FLAGS = constants.O_RDWR | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW
+const FILE_MODE = 0o600
+const DIR_MODE = 0o700
+const NEWLINE = 0x0a
+
+export type ErrorFactory = (code: RecorderErrorCode, what: string, cause: unknown) => RecorderError
+
+/** What the path check found. */
+export type PathCheck =
+  | { readonly kind: 'same' }
+  /** Deleted, renamed away, or replaced by another file (a copy, an editor's save): the descriptor was let go. */
+  | { readonly kind: 'replaced'; readonly missing: boolean; readonly carried: number }
+  /** Same file, shorter than our writes left it: someone truncated it. */
+  | { readonly kind: 'truncated'; readonly from: number; readonly to: number }
+  /** Same file, longer than our writes left it: someone else appended (the lock was bypassed). */
+  | { readonly kind: 'grown'; readonly from: number; readonly to: number }
+
+/**
+ * The one owner of the transcript's path and descriptors. Every open, check, write, sync and close of the
+ * transcript goes through it, as an {@link io.Io} procedure; nothing else ever holds the descriptor. States:
+ *
+ *   closed ──open()──▶ open ──check(): replaced──▶ closed, with a carry (old descriptor kept for reading)
+ *     ▲                 │                             │
+ *     └──release()──────┘          open() + copyCarry(): the carry's bytes go first, then the old fd closes
+ *
+ * A descriptor is closed exactly once: by {@link release}, by the carry's end, or (EBADF) never, because
+ * someone else already closed that number and closing it again could close a file the host opened since.
+ */
+export class Transcript {
+  readonly filePath: string
+  readonly dir: string
+  readonly #error: ErrorFactory
+  readonly #checkIntervalMs: number
+
+  #fd: number | null = null
+  #dev = 0
+  #ino = 0
+  // Size of the file as our writes (and what it held when opened) left it.
+  #size = 0
+  // End of the last complete line in the file: what follows may be a record of ours written in part.
+  #lineEnd = 0
+  // A line end at which the path was last found to name this file; the bytes beyond it are the ones a
+  // replacement could take away from the path.
+  #verifiedLineEnd = 0
+  // The file ended inside a line that is not ours (a torn tail) when opened: the next write starts with one.
+  #needsNewline = false
+  // Remembered only after a mkdir succeeded; an ENOENT at open forgets it.
+  #dirReady = false
+  #lastCheckAt = 0
+  // After a write error the path is checked before the next write, whatever the interval.
+  #suspect = false
+  #carry: Carry | null = null
+  // A write handed to the OS and not yet returned: a synchronous drain taking over must account for it.
+  #inFlight: InFlight | null = null
+
+  writes = 0
+  bytesWritten = 0
+  retries = 0
+
+  constructor(filePath: string, dir: string, checkIntervalMs: number, error: ErrorFactory) {
+    this.filePath = filePath
+    this.dir = dir
+    this.#checkIntervalMs = checkIntervalMs
+    this.#error = error
+  }
+
+  get isOpen(): boolean {
+    return this.#fd !== null
+  }
+
+  get size(): number {
+    return this.#size
+  }
+
+  get hasCarry(): boolean {
+    return this.#carry !== null
+  }
+
+  get inFlight(): InFlight | null {
+    return this.#inFlight
+  }
+
+  get descriptor(): number | null {
+    return this.#fd
+  }
+
+  /** The directory was made synchronously by `createRecorder`. */
+  markDirReady(): void {
+    this.#dirReady = true
+  }
+
+  /** Checking the path before the next write is due: the interval passed, or a write failed. */
+  checkDue(now: number): boolean {
+    if (this.#suspect) return true
+    return this.#checkIntervalMs === 0 || now - this.#lastCheckAt >= this.#checkIntervalMs
+  }
+
+  *ensureDir(): io.Io<void> {
+    if (this.#dirReady) return
+    try {
+      yield* io.mkdir(this.dir, DIR_MODE)
+    } catch (error) {
+      throw this.#error(RecorderErrorCode.DIR_FAILED, `could not create the directory ${this.dir}`, error)
+    }
+    this.#dirReady = true
+  }
+
+  /**
+   * Opens (creating if missing) the file at the path. A non-empty file must be one of ours (its first line
+   * starts with our envelope): a file we did not write is never written. `continuing`: a record of ours was
+   * half written into this same file before the descriptor was lost, so a last line without its newline is
+   * ours to finish, not a torn line to close.
+   */
+  *open(continuing: boolean): io.Io<void> {
+    yield* this.ensureDir()
+    let fd: number
+    try {
+      fd = yield* io.open(this.filePath, OPEN_FLAGS, FILE_MODE)
+    } catch (error) {
+      if (errorCode(error) !== 'ENOENT')
+        throw this.#error(RecorderErrorCode.OPEN_FAILED, 'could not open the transcript', error)
+      // The directory was removed since it was created: create it again, once, and retry.
+      this.#dirReady = false
+      yield* io.forgetDir(this.dir)
+      yield* this.ensureDir()
+      try {
+        fd = yield* io.open(this.filePath, OPEN_FLAGS, FILE_MODE)
+      } catch (retryError) {
+        if (errorCode(retryError) === 'ENOENT') this.#dirReady = false
+        throw this.#error(RecorderErrorCode.OPEN_FAILED, 'could not open the transcript', retryError)
+      }
+    }
+    let stats: { dev: number; ino: number; size: number }
+    let endsWithNewline = true
+    try {
+      stats = yield* io.fstat(fd)
+      if (stats.size > 0) {
+        // A file we did not write is never written: its first line must be one of our records.
+        const first = Buffer.alloc(Math.min(OWNERSHIP_PREFIX_BYTES, stats.size))
+        const got = yield* io.read(fd, first, 0, first.length, 0)
+        const ownership = ownershipOfPrefix(first.subarray(0, got), stats.size)
+        if (ownership.verdict !== 'ours' && ownership.verdict !== 'empty') {
+          throw this.#error(
+            RecorderErrorCode.FOREIGN_FILE,
+            `the file at the transcript path was not written by sessiontape (${ownership.reason}); it is left untouched`,
+            undefined,
+          )
+        }
+        const last = Buffer.alloc(1)
+        yield* io.read(fd, last, 0, 1, stats.size - 1)
+        endsWithNewline = last[0] === NEWLINE
+      }
+    } catch (error) {
+      yield* io.close(fd)
+      if (error instanceof RecorderError) throw error
+      throw this.#error(RecorderErrorCode.OPEN_FAILED, 'could not inspect the opened transcript', error)
+    }
+    this.#fd = fd
+    this.#dev = stats.dev
+    this.#ino = stats.ino
+    this.#size = stats.size
+    this.#lineEnd = stats.size
+    this.#verifiedLineEnd = stats.size
+    this.#needsNewline = !endsWithNewline && !continuing
+    this.#lastCheckAt = Date.now()
+    this.#suspect = false
+    if (this.#carry !== null) yield* planCarry(this.#carry, fd, stats.size)
+  }
+
+  /**
+   * Does the path still name the open file, as long as our writes left it? One lstat and one fstat. A
+   * replaced or deleted file is let go (its descriptor kept to carry what the path lost).
+   */
+  *check(): io.Io<PathCheck> {
+    const fd = this.#fd!
+    let replaced: boolean
+    let missing = false
+    try {
+      const named = yield* io.lstat(this.filePath)
+      replaced = named.isSymbolicLink || named.ino !== this.#ino || named.dev !== this.#dev
+    } catch (error) {
+      if (errorCode(error) !== 'ENOENT')
+        throw this.#error(RecorderErrorCode.OPEN_FAILED, 'could not check the transcript path', error)
+      replaced = true
+      missing = true
+    }
+    this.#lastCheckAt = Date.now()
+    this.#suspect = false
+    if (replaced) {
+      const surplus = this.#letGo(fd)
+      if (surplus !== null) yield* closeQuietly(surplus)
+      return { kind: 'replaced', missing, carried: this.#carryLength() }
+    }
+    const own = yield* io.fstat(fd)
+    if (own.size === this.#size) {
+      this.#verifiedLineEnd = this.#lineEnd
+      return { kind: 'same' }
+    }
+    const from = this.#size
+    this.#size = own.size
+    this.#lineEnd = Math.min(this.#lineEnd, own.size)
+    this.#verifiedLineEnd = Math.min(this.#verifiedLineEnd, own.size)
+    // Whoever changed it may have left it ending inside a line: ours start on a line of their own.
+    let endsWithNewline = true
+    if (own.size > 0) {
+      const last = Buffer.alloc(1)
+      yield* io.read(fd, last, 0, 1, own.size - 1)
+      endsWithNewline = last[0] === NEWLINE
+    }
+    this.#needsNewline = !endsWithNewline
+    if (own.size > from) {
+      this.#lineEnd = own.size
+      this.#verifiedLineEnd = own.size
+      return { kind: 'grown', from, to: own.size }
+    }
+    return { kind: 'truncated', from, to: own.size }
+  }
+
+  /** After a write error: check the path before the next write. */
+  markSuspect(): void {
+    this.#suspect = true
+  }
+
+  /**
+   * Writes `buffer[from..]` at the end of the transcript, continuing partial writes and retrying transient
+   * errors; `progress` hears of every byte that landed (also of bytes a synchronous drain found landed on
+   * this write's behalf). A torn line left by someone else is ended first.
+   */
+  *append(buffer: Uint8Array, from: number, progress: (bytes: number) => void): io.Io<void> {
+    if (this.#needsNewline) {
+      yield* this.#appendRaw(Buffer.of(NEWLINE), 0, () => {
+        this.#needsNewline = false
+        this.#lineEnd = this.#size
+      })
+    }
+    yield* this.#appendRaw(buffer, from, progress)
+  }
+
+  /** The last complete line now ends at the end of the file (a chunk of whole records was written). */
+  markLineEnd(): void {
+    this.#lineEnd = this.#size
+  }
+
+  *#appendRaw(buffer: Uint8Array, from: number, progress: (bytes: number) => void): io.Io<void> {
+    const fd = this.#fd!
+    let offset = from
+    let transientFailures = 0
+    while (offset < buffer.length) {
+      if (yield* io.requireLock()) {
+        // The lock was lost and taken again since the cycle checked: nobody may have written meanwhile, which
+        // only a check of the file can tell. This attempt ends; the next one checks first.
+        this.#suspect = true
+        throw this.#error(
+          RecorderErrorCode.LOCK_COMPROMISED,
+          'the session lock was lost while writing and taken again; the transcript is checked before writing on',
+          undefined,
+        )
+      }
+      const landed = (bytes: number): void => {
+        offset += bytes
+        this.#size += bytes
+        this.writes++
+        this.bytesWritten += bytes
+        progress(bytes)
+      }
+      this.#inFlight = { base: this.#size, length: buffer.length - offset, landed }
+      let written: number
+      try {
+        written = yield* io.write(fd, buffer, offset, buffer.length - offset)
+      } catch (error) {
+        this.#inFlight = null
+        if (isTransient(error) && transientFailures < TRANSIENT_RETRIES) {
+          this.retries++
+          yield* io.sleep(TRANSIENT_FIRST_DELAY_MS << transientFailures++)
+          continue
+        }
+        this.#suspect = true
+        // Someone closed our descriptor: the number is no longer ours to use or to close (it may already name
+        // a file the host opened since). Forget it; the next attempt opens the transcript again.
+        if (errorCode(error) === 'EBADF' && this.#fd === fd) this.#fd = null
+        throw this.#error(RecorderErrorCode.WRITE_FAILED, 'write to the transcript failed', error)
+      }
+      this.#inFlight = null
+      landed(written)
+      if (written === 0) {
+        if (transientFailures >= TRANSIENT_RETRIES) {
+          throw this.#error(RecorderErrorCode.WRITE_FAILED, 'the transcript accepted no bytes', undefined)
+        }
+        this.retries++
+        yield* io.sleep(TRANSIENT_FIRST_DELAY_MS << transientFailures++)
+      }
+    }
+  }
+
+  /** A synchronous drain took over: the write the async run left in flight landed this many bytes. */
+  settleInFlight(landedBytes: number): void {
+    const inFlight = this.#inFlight
+    this.#inFlight = null
+    if (inFlight !== null && landedBytes > 0) inFlight.landed(landedBytes)
+  }
+
+  *sync(): io.Io<void> {
+    const fd = this.#fd!
+    let transientFailures = 0
+    for (;;) {
+      try {
+        yield* io.fdatasync(fd)
+        return
+      } catch (error) {
+        if (isTransient(error) && transientFailures < TRANSIENT_RETRIES) {
+          this.retries++
+          yield* io.sleep(TRANSIENT_FIRST_DELAY_MS << transientFailures++)
+          continue
+        }
+        throw this.#error(RecorderErrorCode.FSYNC_FAILED, 'fdatasync of the transcript failed', error)
+      }
+    }
+  }
+
+  /**
+   * Copies the carry into the file now at the path, before anything else is written there, then closes the
+   * old descriptor. Returns how many bytes were carried.
+   */
+  *copyCarry(): io.Io<number> {
+    const carry = this.#carry!
+    yield* copyCarry(carry, (buffer, from, progress) => this.append(buffer, from, progress), this.#error)
+    this.#lineEnd = this.#size
+    this.#carry = null
+    yield* closeQuietly(carry.fd)
+    return carry.copied
+  }
+
+  /**
+   * Gives up every descriptor this transcript owns, for the caller to close (exactly once): the open one and
+   * the carry's. After this the transcript is closed and holds nothing.
+   */
+  detach(): number[] {
+    const fds: number[] = []
+    if (this.#fd !== null) fds.push(this.#fd)
+    if (this.#carry !== null && this.#carry.fd !== this.#fd) fds.push(this.#carry.fd)
+    this.#fd = null
+    this.#carry = null
+    this.#inFlight = null
+    return fds
+  }
+
+  #carryLength(): number {
+    const carry = this.#carry
+    return carry === null ? 0 : carry.end - carry.start
+  }
+
+  /** Drops `fd` as the transcript; returns it if nothing needs it any more (the caller closes it). */
+  #letGo(fd: number): number | null {
+    this.#fd = null
+    const previous = this.#carry
+    if (previous !== null) {
+      // Replaced again before the carry was complete: the bytes to carry are still the older file's, and what
+      // was copied so far went away with the file just replaced, so the copy starts over. The descriptor of
+      // that intermediate file holds nothing we need.
+      previous.copied = 0
+      return previous.fd === fd ? null : fd
+    }
+    if (this.#size <= this.#verifiedLineEnd) return fd
+    this.#carry = { fd, start: this.#verifiedLineEnd, end: this.#size, copied: 0 }
+    return null
+  }
+}
+
+function* closeQuietly(fd: number): io.Io<void> {
+  try {
+    yield* io.close(fd)
+  } catch {
+    // The file is let go either way; the descriptor is not ours any more.
+  }
+}

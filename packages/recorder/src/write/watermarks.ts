@@ -1,0 +1,158 @@
+import type { RecorderError } from '../errors.js'
+import type { FsyncMode } from '../options.js'
+import type { FlushWatermark } from './recorder-api.js'
+import type { Chunk } from './record-queue.js'
+
+interface Waiter {
+  readonly target: number
+  readonly resolve: (watermark: FlushWatermark) => void
+  readonly reject: (error: RecorderError) => void
+}
+
+/** Where a record's bytes end in the file, and how many records were written once they were. */
+interface WrittenPoint {
+  readonly end: number
+  readonly count: number
+}
+
+// Points kept for counting what a truncation took away; older ones are forgotten (the count then says
+// "at least").
+const MAX_POINTS = 4096
+
+/**
+ * How far the session is known to have got, in records counted from this recorder's start:
+ * `written` (handed to the OS), `verified` (and found at the path by a check made after the write), `synced`
+ * (and covered by an fdatasync). `flush()` waiters resolve once all three that their durability asks for
+ * reach their target: a flush never resolves for records sitting in a file that is no longer at the path.
+ */
+export class Watermarks {
+  readonly #fsync: FsyncMode
+  written = 0
+  writtenUuid: string | null = null
+  verified = 0
+  synced = 0
+  syncedUuid: string | null = null
+  firstWrittenAt: string | null = null
+  lastWrittenAt: string | null = null
+  maxBatchRecords = 0
+  #points: WrittenPoint[] = []
+  // Older points were forgotten: a truncation reaching before the oldest one can only be counted as "at least".
+  #dropped = false
+  #waiters: Waiter[] = []
+
+  constructor(fsync: FsyncMode, resumedUuid: string | null) {
+    this.#fsync = fsync
+    this.writtenUuid = resumedUuid
+    this.syncedUuid = resumedUuid
+  }
+
+  /** The watermark `flush()` reports: with `fsync: 'batch'` only synced records count. */
+  get persisted(): FlushWatermark {
+    return this.#fsync === 'batch'
+      ? { uuid: this.syncedUuid, count: this.synced }
+      : { uuid: this.writtenUuid, count: this.written }
+  }
+
+  /** Records accepted (`recorded` of them) that are not persisted yet. */
+  unwritten(recorded: number): number {
+    return recorded - (this.#fsync === 'never' ? this.written : this.synced)
+  }
+
+  /** Whether everything up to `target` is written, at the path, and synced if the durability asks for it. */
+  satisfied(target: number): boolean {
+    return this.verified >= target && (this.#fsync === 'never' || this.synced >= target)
+  }
+
+  /** The largest target a waiter has (0 without waiters). */
+  get waitedFor(): number {
+    let target = 0
+    for (const waiter of this.#waiters) if (waiter.target > target) target = waiter.target
+    return target
+  }
+
+  get hasWaiters(): boolean {
+    return this.#waiters.length > 0
+  }
+
+  wait(target: number): Promise<FlushWatermark> {
+    return new Promise((resolve, reject) => this.#waiters.push({ target, resolve, reject }))
+  }
+
+  /** A chunk was written in full; the file now ends at `end`. */
+  committed(chunk: Chunk, end: number): void {
+    if (chunk.completes === 0) return
+    this.written += chunk.completes
+    this.writtenUuid = chunk.lastUuid
+    this.firstWrittenAt ??= chunk.firstTimestamp
+    this.lastWrittenAt = chunk.lastTimestamp
+    if (chunk.completes > this.maxBatchRecords) this.maxBatchRecords = chunk.completes
+    this.#points.push({ end, count: this.written })
+    if (this.#points.length > MAX_POINTS) {
+      this.#points.splice(0, this.#points.length - MAX_POINTS)
+      this.#dropped = true
+    }
+  }
+
+  /** A check found the path naming the file: every record written so far is there. */
+  verifiedAll(): void {
+    this.verified = this.written
+  }
+
+  /** An fdatasync that started with `written` records written completed. */
+  syncedUpTo(written: number, writtenUuid: string | null): void {
+    this.synced = written
+    this.syncedUuid = writtenUuid
+  }
+
+  /**
+   * The file the records were in was replaced; the unverified ones are being carried into the new file,
+   * which has never been synced: they need a sync there before they count as synced again.
+   */
+  replaced(): void {
+    if (this.synced > this.verified) this.synced = this.verified
+    // Offsets of the old file mean nothing in the new one: a later truncation cannot be counted from them.
+    this.#points = []
+    this.#dropped = true
+  }
+
+  /** Where this recorder's records start in the file (its size when first opened): counts 0 there. */
+  opened(size: number): void {
+    if (this.#points.length === 0 && this.written === 0) this.#points.push({ end: size, count: 0 })
+  }
+
+  /**
+   * The file was truncated to `size` bytes: returns how many written records lost their bytes (null when
+   * that cannot be told: the cut reaches before the oldest write remembered) and whether the count is exact
+   * (false: a lower bound, older writes were forgotten).
+   */
+  truncated(size: number): { lost: number | null; exact: boolean } {
+    let kept = 0
+    let found = false
+    for (const point of this.#points) {
+      if (point.end > size) break
+      kept = point.count
+      found = true
+    }
+    this.#points = this.#points.filter((point) => point.end <= size)
+    if (!found) return { lost: null, exact: false }
+    if (this.verified > kept) this.verified = kept
+    if (this.synced > kept) this.synced = kept
+    return { lost: this.written - kept, exact: !this.#dropped }
+  }
+
+  /** Resolves every waiter whose target is met. */
+  settle(): void {
+    if (this.#waiters.length === 0) return
+    const watermark = this.persisted
+    const waiting: Waiter[] = []
+    for (const waiter of this.#waiters) {
+      if (this.satisfied(waiter.target)) waiter.resolve(watermark)
+      else waiting.push(waiter)
+    }
+    this.#waiters = waiting
+  }
+
+  rejectAll(error: (waiter: { target: number }) => RecorderError): void {
+    for (const waiter of this.#waiters.splice(0)) waiter.reject(error(waiter))
+  }
+}

@@ -1,0 +1,420 @@
+import { RecorderError, RecorderErrorCode, SessionLockedError } from '../errors.js'
+import { type InFlight, landedSync, STALLED_WRITE_MESSAGE } from './in-flight-write.js'
+import type { LockKeeper } from '../lock/lock-keeper.js'
+import type { FsyncMode } from '../options.js'
+import type { FlushWatermark } from './recorder-api.js'
+import type { RecorderFs } from '../util/recorder-fs.js'
+import type { Chunk, RecordQueue } from './record-queue.js'
+import { backgroundGoal, type Goal } from './goals.js'
+import * as io from './io.js'
+import type { Reporter } from './reporter.js'
+import { grownMessage, replacedMessage, truncatedMessage } from './path-reports.js'
+import { RetryBackoff } from './retry-backoff.js'
+import type { PathCheck, Transcript } from './transcript.js'
+import { Watermarks } from './watermarks.js'
+
+export interface WriterSettings {
+  readonly fs: RecorderFs
+  readonly queue: RecordQueue
+  readonly transcript: Transcript
+  readonly lock: LockKeeper
+  readonly reporter: Reporter
+  readonly fsync: FsyncMode
+  readonly maxWriteChars: number
+  /**
+   * Serializes the record handed over at the head of the queue synchronously while `more()` holds (a drain
+   * cannot write past it); true when its line is queued.
+   */
+  readonly serializeHead: (more: () => boolean) => boolean
+  /** Records accepted so far (the target of flushSync, close and the exit drain). */
+  readonly recorded: () => number
+  readonly error: (code: RecorderErrorCode, what: string, cause: unknown) => RecorderError
+  /** The same error, restated with the count of records unwritten now. */
+  readonly withCount: (error: RecorderError) => RecorderError
+  /** The persisted watermark moved (for the meta sidecar). */
+  readonly onPersisted: (watermarks: Watermarks) => void
+  /** The transcript was opened (for ready()). */
+  readonly onOpened: () => void
+  /** A failure: ready() waiters are rejected with it. */
+  readonly onFailed: (error: RecorderError) => void
+}
+
+/** The chunk being written and how many of its bytes are in the file. */
+interface Current {
+  readonly chunk: Chunk
+  written: number
+}
+
+/**
+ * The write loop. One cycle — lock, open, carry, check, write, sync, settle — written once as an
+ * {@link io.Io} procedure and run by two drivers: the background loop ({@link io.runAsync}, started with
+ * setImmediate after `record()`), and {@link drainSync} for `flushSync()`, the overflow policy and the exit
+ * drain. The background loop and a synchronous drain hand over in exactly one place, {@link #takeOver}:
+ * it accounts for the write the loop left in flight and moves the generation on, which makes the loop drop
+ * its procedure at its next step.
+ */
+export class Writer {
+  readonly #s: WriterSettings
+  readonly marks: Watermarks
+  #current: Current | null = null
+
+  // The background loop.
+  #generation = 0
+  #busy = false
+  #scheduled = false
+  #stopped = false
+  #idle: { readonly promise: Promise<void>; readonly resolve: () => void } | null = null
+  readonly #backoff = new RetryBackoff()
+  // A write in flight that a synchronous drain already waited for, in vain, for the whole bound.
+  #stalledWrite: InFlight | null = null
+  // The lock was taken again after it was compromised: the next check must find nobody wrote meanwhile.
+  #regained = false
+  // The background loop opens the transcript even before the first record (cleared at close).
+  #opening = true
+
+  failure: RecorderError | null = null
+  fatal: RecorderError | null = null
+  /** Why the last drainSync could not take over from the background loop (null: it could). */
+  refusal: string | null = null
+  fsyncs = 0
+  retries = 0
+  errors = 0
+
+  constructor(settings: WriterSettings, resumedUuid: string | null) {
+    this.#s = settings
+    this.marks = new Watermarks(settings.fsync, resumedUuid)
+  }
+
+  get #midRecord(): boolean {
+    return (this.#current !== null && this.#current.written > 0) || this.#s.queue.midRecord
+  }
+
+  /** Something can be written now (a record handed over whose data is still being serialized cannot). */
+  get hasWork(): boolean {
+    return this.#s.queue.hasReady || this.#current !== null || this.#s.transcript.hasCarry
+  }
+
+  /**
+   * Another run is needed: work, or flush() waiters — unless what they wait for is a record handed over
+   * still being serialized, whose serializer schedules the loop when its line is queued.
+   */
+  get #needsRun(): boolean {
+    return this.hasWork || (this.marks.hasWaiters && !this.#s.queue.headPending)
+  }
+
+  *#cycle(goal: Goal): io.Io<void> {
+    const t = this.#s.transcript
+    for (;;) {
+      if (!t.isOpen) {
+        if (!goal.open && !this.hasWork && goal.confirm() <= this.marks.verified) return
+        // The directory first: the lock directory lives in it.
+        yield* t.ensureDir()
+        yield* io.requireLock()
+        yield* t.open(this.#current !== null && this.#current.written > 0 && !t.hasCarry)
+        this.marks.opened(t.size)
+        this.#s.onOpened()
+        continue
+      }
+      if (t.hasCarry) {
+        yield* t.copyCarry()
+        continue
+      }
+      // A record begun is finished whatever the goal says: a drain never leaves half a line behind.
+      const writing = this.hasWork && (goal.writeMore() || this.#midRecord)
+      // The lock before the check: a lock lost and taken again makes the check due (did anyone write?).
+      if (writing) yield* io.requireLock()
+      // Before a write, when due: a path that no longer names our file is dealt with first (carry, truncation);
+      // after a check that found it in place the write follows at once.
+      if (writing && t.checkDue(Date.now()) && !(yield* this.#check())) continue
+      if (writing) {
+        yield* this.#writeNext()
+        if (this.#s.fsync === 'batch') yield* this.#sync()
+        this.#settle()
+        continue
+      }
+      const target = Math.min(goal.confirm(), this.marks.written)
+      if (target > this.marks.verified) {
+        yield* this.#check()
+        continue
+      }
+      if (goal.sync && this.#s.fsync !== 'never' && target > this.marks.synced) {
+        yield* this.#sync()
+        continue
+      }
+      this.#settle()
+      return
+    }
+  }
+
+  *#writeNext(): io.Io<void> {
+    const current = (this.#current ??= this.#take())
+    if (current === null) return
+    yield* this.#s.transcript.append(
+      current.chunk.buffer,
+      current.written,
+      (bytes) => (current.written += bytes),
+    )
+    this.#current = null
+    const t = this.#s.transcript
+    if (current.chunk.nextHeadChars === 0) t.markLineEnd()
+    this.#s.queue.commit(current.chunk)
+    this.marks.committed(current.chunk, t.size)
+  }
+
+  #take(): Current | null {
+    const chunk = this.#s.queue.nextChunk(this.#s.maxWriteChars)
+    return chunk === null ? null : { chunk, written: 0 }
+  }
+
+  *#sync(): io.Io<void> {
+    const { written, writtenUuid } = this.marks
+    yield* this.#s.transcript.sync()
+    this.fsyncs++
+    this.marks.syncedUpTo(written, writtenUuid)
+  }
+
+  /** Checks the path; true when it still names our file as we left it. */
+  *#check(): io.Io<boolean> {
+    const outcome: PathCheck = yield* this.#s.transcript.check()
+    switch (outcome.kind) {
+      case 'same':
+        this.marks.verifiedAll()
+        return true
+      case 'replaced':
+        this.marks.replaced()
+        this.#report(RecorderErrorCode.TRANSCRIPT_REPLACED, replacedMessage(outcome))
+        return false
+      case 'grown': {
+        if (this.#regained) {
+          this.fatal = this.#s.error(
+            RecorderErrorCode.LOCK_COMPROMISED,
+            grownMessage(outcome, true),
+            undefined,
+          )
+          throw this.fatal
+        }
+        this.#report(RecorderErrorCode.TRANSCRIPT_CHANGED, grownMessage(outcome, false))
+        // Our records are still there, before the foreign bytes: the path holds them.
+        this.marks.verifiedAll()
+        return false
+      }
+      case 'truncated': {
+        const { lost, exact } = this.marks.truncated(outcome.to)
+        // A chunk written in part lost that part: it is written again whole, on a line of its own.
+        if (this.#current !== null) this.#current.written = 0
+        this.#report(RecorderErrorCode.TRANSCRIPT_TRUNCATED, truncatedMessage(outcome, lost, exact))
+        return false
+      }
+    }
+  }
+
+  #report(code: RecorderErrorCode, message: string): void {
+    this.#s.reporter.report(this.#s.error(code, message, undefined))
+  }
+
+  #settle(): void {
+    this.#s.onPersisted(this.marks)
+    this.marks.settle()
+  }
+
+  /** Resolves once every record accepted so far is persisted and at the path. */
+  flush(): Promise<FlushWatermark> {
+    if (this.fatal !== null) return Promise.reject(this.#s.withCount(this.fatal))
+    const target = this.#s.recorded()
+    if (this.marks.satisfied(target)) return Promise.resolve(this.marks.persisted)
+    const waiting = this.marks.wait(target)
+    this.kick()
+    return waiting
+  }
+
+  /** Asks for an attempt now: a flush or ready() does not wait out a failure's backoff. */
+  kick(): void {
+    this.#backoff.cancel()
+    this.schedule()
+  }
+
+  schedule(): void {
+    if (this.#busy || this.#scheduled || this.#backoff.pending || this.fatal !== null || this.#stopped) return
+    this.#scheduled = true
+    // setImmediate, not a microtask: a synchronous burst of record() calls all lands in one write, and the
+    // encoding of that write runs as its own event-loop task instead of extending the caller's.
+    setImmediate(() => {
+      this.#scheduled = false
+      void this.#run()
+    })
+  }
+
+  async #run(): Promise<void> {
+    if (this.#busy || this.#stopped || this.fatal !== null) return
+    this.#busy = true
+    const generation = this.#generation
+    const goal = backgroundGoal(() => this.marks.waitedFor, this.#opening)
+    try {
+      await io.runAsync(this.#cycle(goal), {
+        fs: this.#s.fs,
+        lock: () => this.#lockAsync(),
+        isCurrent: () => this.#generation === generation,
+      })
+      this.#recovered()
+    } catch (error) {
+      // Taken over by a synchronous drain, or stopped: the state is no longer this run's to touch.
+      if (error !== io.TAKEN_OVER) this.#fail(this.#asRecorderError(error, 'write loop failed'))
+    } finally {
+      if (this.#generation === generation) this.#becameIdle()
+    }
+    if (this.failure === null && this.#needsRun) this.schedule()
+  }
+
+  /** close() began: the loop no longer opens the transcript just to have it open. */
+  stopOpening(): void {
+    this.#opening = false
+  }
+
+  async #lockAsync(): Promise<boolean> {
+    const lock = this.#s.lock
+    if (lock.isOurs()) return false
+    await lock.settle()
+    if (this.#stopped) throw io.TAKEN_OVER
+    if (!lock.checkTaken()) return false
+    this.#regained = true
+    this.#s.transcript.markSuspect()
+    return true
+  }
+
+  /** Stops the background loop for good and waits for a run in progress to finish. */
+  async stop(): Promise<void> {
+    this.#stopped = true
+    this.#opening = false
+    this.#backoff.cancel()
+    if (!this.#busy) return
+    // Promise.withResolvers() is Node 22+; the floor is 20.
+    let resolve = (): void => {}
+    this.#idle ??= { promise: new Promise<void>((r) => (resolve = r)), resolve: () => resolve() }
+    await this.#idle.promise
+  }
+
+  /**
+   * Runs the cycle with synchronous calls, now. Returns whether it ran to its goal; never throws (a failure
+   * is latched and reported like the loop's). Outside the exit listener it refuses rather than write twice
+   * when a write of the loop is still in the threadpool past the bounded wait.
+   */
+  drainSync(goal: Goal, exiting: boolean): boolean {
+    this.refusal = null
+    if (this.#done(goal) && !this.#headWaits(goal)) return true
+    if (this.fatal !== null) return false
+    if (!this.#s.lock.isOurs()) {
+      this.refusal = 'the session lock is not held'
+      return false
+    }
+    if (!this.#takeOver(exiting)) return false
+    try {
+      for (;;) {
+        io.runSync(this.#cycle(goal), {
+          fs: this.#s.fs,
+          lock: () => {
+            if (!this.#s.lock.isOurs())
+              throw (
+                this.failure ??
+                this.#s.error(RecorderErrorCode.LOCK_COMPROMISED, 'lost the session lock', undefined)
+              )
+          },
+        })
+        // Everything before a record handed over is written; now its data is serialized (within the goal:
+        // the exit deadline), and writing goes on after it. Never the other way round: the records ahead
+        // of it must not wait for its serialization.
+        if (!this.#headWaits(goal) || !this.#s.serializeHead(goal.writeMore)) break
+      }
+      this.#recovered()
+      return true
+    } catch (error) {
+      this.#fail(this.#asRecorderError(error, 'synchronous write failed'))
+      return false
+    } finally {
+      if (!exiting && this.failure === null && this.#needsRun) this.schedule()
+    }
+  }
+
+  /** The head is a record handed over whose data is not serialized yet, and the goal wants more written. */
+  #headWaits(goal: Goal): boolean {
+    return this.#s.queue.headPending && goal.writeMore()
+  }
+
+  /** Nothing for this goal to do: no drain (and no take-over of the loop) is needed. */
+  #done(goal: Goal): boolean {
+    if (this.hasWork && (goal.writeMore() || this.#midRecord)) return false
+    const target = Math.min(goal.confirm(), this.marks.written)
+    if (target > this.marks.verified) return false
+    return !goal.sync || this.#s.fsync === 'never' || target <= this.marks.synced
+  }
+
+  /**
+   * The one hand-over from the background loop to a synchronous drain. A write the loop handed to the OS
+   * cannot be cancelled: wait (bounded) until the file size shows it landed, account for it, then move the
+   * generation on so the loop drops its procedure at its next step.
+   */
+  #takeOver(exiting: boolean): boolean {
+    const t = this.#s.transcript
+    const inFlight = t.inFlight
+    const fd = t.descriptor
+    if (inFlight !== null && fd !== null) {
+      let landed: number
+      try {
+        // Waited for in vain once already: look again without waiting, so a producer whose every record()
+        // overflows is not blocked for the whole bound on each call.
+        landed = landedSync(this.#s.fs, fd, inFlight, inFlight !== this.#stalledWrite, exiting)
+      } catch {
+        // fstat failed: whether the write landed cannot be told, so nothing is taken over.
+        this.refusal = 'the transcript could not be inspected to tell whether the write in flight had landed'
+        return false
+      }
+      if (landed < inFlight.length && !exiting) {
+        this.#stalledWrite = inFlight
+        this.refusal = STALLED_WRITE_MESSAGE
+        return false
+      }
+      // At exit, what has not landed by now is written by the drain (the threadpool may still run it: then
+      // those bytes appear twice and readers report the duplicate uuid — a loss would be worse).
+      t.settleInFlight(landed)
+    }
+    this.#generation++
+    this.#scheduled = false
+    this.#becameIdle()
+    return true
+  }
+
+  /** No background run is in progress any more (it ended, or was taken over): a stop() may go on. */
+  #becameIdle(): void {
+    this.#busy = false
+    this.#idle?.resolve()
+    this.#idle = null
+  }
+
+  #asRecorderError(error: unknown, what: string): RecorderError {
+    return error instanceof RecorderError ? error : this.#s.error(RecorderErrorCode.WRITE_FAILED, what, error)
+  }
+
+  #fail(error: RecorderError): void {
+    this.errors++
+    const first = this.failure === null
+    this.failure = error
+    this.#s.reporter.report(error, first)
+    this.marks.rejectAll(() => this.#s.withCount(error))
+    this.#s.onFailed(this.#s.withCount(error))
+    if (
+      error instanceof SessionLockedError ||
+      (error.code === RecorderErrorCode.LOCK_COMPROMISED && this.fatal === error)
+    ) {
+      this.fatal = error
+      return
+    }
+    if (this.#stopped) return
+    this.retries++
+    this.#backoff.arm(() => this.schedule())
+  }
+
+  #recovered(): void {
+    this.#backoff.reset()
+    this.failure = null
+    this.#s.reporter.recovered()
+  }
+}
