@@ -14,6 +14,10 @@ const PREAMBLE: Readonly<Record<string, string>> = {
     declare const workspace: string, target: string, dir: string, text: string, sessionDir: string;`,
   'packages/recorder/README.md': `
     declare const filePath: string, dir: string, sessionId: string;`,
+  'docs/reading.md': `
+    declare const filePath: string, dir: string, sessionId: string;`,
+  'docs/other-agents.md': `
+    declare const filePath: string, dir: string, sessionId: string;`,
 }
 
 /**

@@ -17,6 +17,12 @@ export const READMES = [
   'packages/recorder/README.md',
   'packages/fs-cache/README.md',
   'packages/shutdown/README.md',
+  'packages/cli/README.md',
+  'packages/sessions/README.md',
+  'docs/reading.md',
+  'docs/other-agents.md',
+  'docs/big-records.md',
+  'docs/recorder-reference.md',
 ] as const
 
 /** Fence languages that are code and therefore checked; other fences (sh, json, text) are not. */

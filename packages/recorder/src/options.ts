@@ -57,7 +57,7 @@ export interface RecorderOptions {
    */
   readonly fsync?: FsyncMode
   /**
-   * Take an exclusive `proper-lockfile` lock (`<file>.lock`) so a second writer of the same session, in
+   * Take an exclusive `proper-lockfile` lock (`<dir>/.sessiontape/<sessionId>.jsonl.lock`) so a second writer of the same session, in
    * this process or another, gets a {@link SessionLockedError} instead of forking the transcript.
    * @default true
    */

@@ -1,9 +1,43 @@
-import path from 'node:path'
-
-/**
- * The on-disk record format: one JSON object per line, envelope first, then the caller's data.
- * Writers and readers share these constants so the two can never disagree.
+/*
+ * THE ON-DISK FORMAT OF A SESSIONTAPE TRANSCRIPT
+ *
+ * This folder (format/) is the contract between the writer (write/, lock/, repair/) and the readers (read/):
+ * everything either side assumes about the bytes on disk is decided here, and nowhere else.
+ *
+ * FILES. A sessions directory `<dir>` holds one transcript per session, `<dir>/<sessionId>.jsonl`, and one
+ * directory `<dir>/.sessiontape/` (mode 0700) for everything that is not a transcript:
+ *   <dir>/.sessiontape/<sessionId>.meta.json         the meta sidecar (SessionMeta below): an index, never
+ *                                                     the truth — rebuilt from the transcript when missing
+ *   <dir>/.sessiontape/<sessionId>.jsonl.lock/       the single-writer lock (an atomic mkdir, proper-lockfile)
+ *   <dir>/.sessiontape/<sessionId>.jsonl.lock.owner  who holds it (pid, host, start time): lock/lock-owner.ts
+ *   <dir>/.sessiontape/<name>.<kind>-<UTC time>      repaired copies and other files that belong to a
+ *                                                     transcript (sidecar-name.ts)
+ * A log shipper's `<dir>/*.jsonl` (or `<dir>/*`) glob therefore only ever matches transcripts. Older versions
+ * kept the sidecar at `<dir>/<sessionId>.meta.json`; it is still read there, never written.
+ *
+ * LINES. A transcript is UTF-8 text, a sequence of lines each ended by "\n". The file only grows: nothing
+ * truncates, rewrites or renames a live transcript, so a tail -f or a shipper's saved offset stays valid.
+ *
+ * RECORDS. A line is a record when it is one JSON object whose first keys are the envelope, in this order
+ * (ENVELOPE_FIELDS): "uuid" (a string, unique in the session), "parentUuid" (the uuid of the record it
+ * follows, or null for a root), "sessionId", "timestamp" (ISO 8601, UTC), "type" (a non-empty string) and
+ * "v" (FORMAT_VERSION) — then the caller's data fields, in the caller's order, none of them named like an
+ * envelope field. The records form a tree through parentUuid; the active branch is the path from the last
+ * record back to its root. A file is ours (file-ownership.ts) when its first line is such a record.
+ *
+ * TORN LINES. A crash can leave the last line without its "\n": a torn line. A reader reports it as a
+ * torn tail, never as a record. A writer that resumes the session never removes those bytes: it appends
+ * "\n" to end them, then a `recovered` record (RECOVERED_RECORD_TYPE, data `{ reason: 'torn-tail',
+ * tornOffset, tornLength }`) naming the torn byte range (recovered-marker.ts). A torn line that a later
+ * `recovered` record names is explained damage, not a problem (recovered-line.ts). Any other line that is
+ * not a record (invalid JSON, not an object, no envelope, glued to a record, a run of NUL bytes) is a
+ * problem with a kind (problem.ts) that every reader reports with its line; the records around it stay.
+ *
+ * OTHER AGENTS' FILES. The readers also read Claude Code, Qwen Code, Gemini CLI, Codex CLI, Copilot CLI and
+ * Cursor CLI transcripts (read/formats/); the writer never writes them, and never writes a file that is not
+ * ours (file-ownership.ts) or anything in another agent's directory.
  */
+import path from 'node:path'
 
 /** Bumped only when a reader of the old format could misread the new one. */
 export const FORMAT_VERSION = 1
@@ -93,8 +127,8 @@ export function legacyMetaPathOf(dir: string, sessionId: string): string {
 export const TITLE_RECORD_TYPE = 'title'
 
 /**
- * Record type written first after a resume repaired a torn tail; its data says what was quarantined
- * (`quarantinedBytes`, `quarantinePath`) so the transcript itself tells the story of the crash.
+ * Record type a resumed writer appends after ending a torn tail with a newline; its data names the torn bytes
+ * (`{ reason: 'torn-tail', tornOffset, tornLength }`) so the transcript itself tells the story of the crash.
  */
 export const RECOVERED_RECORD_TYPE = 'recovered'
 

@@ -38,10 +38,6 @@ export class LockKeeper {
     this.#state = enabled ? 'pending' : 'off'
   }
 
-  get state(): LockState {
-    return this.#state
-  }
-
   /** Writing is allowed: the lock is off, or we created its directory. */
   isOurs(): boolean {
     const state = this.#state

@@ -62,10 +62,6 @@ export class IncrementalJson {
     this.#bigStringChars = bigStringChars
   }
 
-  get done(): boolean {
-    return this.#done
-  }
-
   /**
    * Serializes until `deadline` (a `performance.now()` time) has passed or the value is written; true when
    * it is. A step may overrun the deadline by one native call of a small container or one key list.

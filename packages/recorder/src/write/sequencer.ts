@@ -62,10 +62,6 @@ export class Sequencer {
     return this.#recorded
   }
 
-  get accepting(): boolean {
-    return this.#accepting
-  }
-
   stopAccepting(): void {
     this.#accepting = false
   }

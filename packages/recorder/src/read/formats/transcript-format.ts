@@ -30,11 +30,6 @@ export function isForeignFormat(format: TranscriptFormat): boolean {
   return format !== 'sessiontape'
 }
 
-/** Formats that are a replay (the whole file decides which messages survive), not a record per line. */
-export function isReplayFormat(format: TranscriptFormat): boolean {
-  return format === 'gemini-cli' || format === 'gemini-json'
-}
-
 /** Validates a `format` option at the boundary (shared message template). */
 export function checkFormat(given: unknown): FormatOption {
   if (given === undefined) return 'auto'
