@@ -3,8 +3,8 @@ import { expect, it } from 'vitest'
 
 import { createRecorder, RecorderClosedError, type Recorder } from '../src/index.js'
 import { lockPathOf } from '../src/lock/session-lock.js'
-import { tempDir } from './support/temp-dir.js'
-import { readTranscript } from './support/transcript.js'
+import { tempDir } from './helpers/temp-dir.js'
+import { readTranscript } from './helpers/transcript.js'
 
 it('`await using` closes the recorder at the end of the scope: flushed, lock released', async () => {
   const dir = await tempDir()

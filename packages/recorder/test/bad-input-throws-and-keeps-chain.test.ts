@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest'
 
 import { createRecorder, InvalidRecordError, RecorderClosedError } from '../src/index.js'
-import { tempDir } from './support/temp-dir.js'
-import { readTranscript } from './support/transcript.js'
+import { tempDir } from './helpers/temp-dir.js'
+import { readTranscript } from './helpers/transcript.js'
 
 const circular: Record<string, unknown> = { name: 'loop' }
 circular.self = circular

@@ -3,9 +3,9 @@ import { describe, expect, it } from 'vitest'
 
 import { createRecorder, RecordTooLargeError } from '../src/index.js'
 import { bigPayload, expectedLine, rawLines } from './helpers/big-payloads.js'
-import { fakeFs } from './support/fake-fs.js'
-import { runFixture } from './support/run-fixture.js'
-import { tempDir } from './support/temp-dir.js'
+import { fakeFs } from './helpers/fake-fs.js'
+import { runFixture } from './helpers/run-fixture.js'
+import { tempDir } from './helpers/temp-dir.js'
 
 /** A file system that keeps a copy of every buffer written. */
 function recordingWrites() {

@@ -3,9 +3,9 @@ import fs from 'node:fs'
 import { describe, expect, it } from 'vitest'
 
 import { createRecorder, QueueFullError } from '../src/index.js'
-import { fakeFs } from './support/fake-fs.js'
-import { tempDir } from './support/temp-dir.js'
-import { readTranscript } from './support/transcript.js'
+import { fakeFs } from './helpers/fake-fs.js'
+import { tempDir } from './helpers/temp-dir.js'
+import { readTranscript } from './helpers/transcript.js'
 
 /** UTF-16 code units of the longest line of a transcript, newline included: "one record" of the bound. */
 function longestLine(filePath: string): number {

@@ -1,8 +1,8 @@
 import { expect, it } from 'vitest'
 
 import { createRecorder } from '../src/index.js'
-import { fakeFs } from './support/fake-fs.js'
-import { tempDir } from './support/temp-dir.js'
+import { fakeFs } from './helpers/fake-fs.js'
+import { tempDir } from './helpers/temp-dir.js'
 
 // close() of a recorder that has recorded nothing has nothing to flush and returns at once, possibly while the
 // background open of the transcript is still in the threadpool. The descriptor that open returns afterwards

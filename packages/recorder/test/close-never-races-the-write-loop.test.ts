@@ -3,8 +3,8 @@ import path from 'node:path'
 import { expect, it } from 'vitest'
 
 import { createRecorder } from '../src/index.js'
-import { tempDir } from './support/temp-dir.js'
-import { readTranscript } from './support/transcript.js'
+import { tempDir } from './helpers/temp-dir.js'
+import { readTranscript } from './helpers/transcript.js'
 
 // close() used to resolve while the write loop still ran after a transcript was deleted or renamed; the loop
 // then closed a descriptor number a second time — by then a file the host had opened — and wrote transcript

@@ -1,8 +1,8 @@
 import { expect, it } from 'vitest'
 
-import { runFixture } from './support/run-fixture.js'
-import { tempDir } from './support/temp-dir.js'
-import { readTranscript } from './support/transcript.js'
+import { runFixture } from './helpers/run-fixture.js'
+import { tempDir } from './helpers/temp-dir.js'
+import { readTranscript } from './helpers/transcript.js'
 
 it('a slow disk at exit: the drain stops at exitDrainMs and says on stderr how many records it could not write', async () => {
   const dir = await tempDir()

@@ -1,9 +1,9 @@
 import fs from 'node:fs'
 import { describe, expect, it } from 'vitest'
 
-import { runFixture } from './support/run-fixture.js'
-import { tempDir } from './support/temp-dir.js'
-import { readTranscript } from './support/transcript.js'
+import { runFixture } from './helpers/run-fixture.js'
+import { tempDir } from './helpers/temp-dir.js'
+import { readTranscript } from './helpers/transcript.js'
 
 describe('exit safety net: records still queued when the process exits are written synchronously', () => {
   it.for([

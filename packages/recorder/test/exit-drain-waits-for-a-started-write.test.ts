@@ -1,8 +1,8 @@
 import { expect, it } from 'vitest'
 
-import { runFixture } from './support/run-fixture.js'
-import { tempDir } from './support/temp-dir.js'
-import { readTranscript } from './support/transcript.js'
+import { runFixture } from './helpers/run-fixture.js'
+import { tempDir } from './helpers/temp-dir.js'
+import { readTranscript } from './helpers/transcript.js'
 
 // A write that has started (part of it is already in the file) is being finished by the kernel: if the exit
 // drain gave up on it after its 250 ms wait and wrote the rest itself, that rest would land twice — a torn

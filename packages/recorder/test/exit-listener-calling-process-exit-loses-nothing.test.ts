@@ -1,8 +1,8 @@
 import { expect, it } from 'vitest'
 
-import { runFixture } from './support/run-fixture.js'
-import { tempDir } from './support/temp-dir.js'
-import { readTranscript } from './support/transcript.js'
+import { runFixture } from './helpers/run-fixture.js'
+import { tempDir } from './helpers/temp-dir.js'
+import { readTranscript } from './helpers/transcript.js'
 
 it('an earlier exit listener that calls process.exit() does not skip the exit drain: every record is on disk', async () => {
   const dir = await tempDir()

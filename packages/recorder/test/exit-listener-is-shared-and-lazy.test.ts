@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest'
 
-import { runFixture } from './support/run-fixture.js'
+import { runFixture } from './helpers/run-fixture.js'
 
 it('importing installs nothing; all recorders share one exit listener, removed when the last one closes', async () => {
   const result = await runFixture('listener-counts', [])

@@ -3,8 +3,8 @@ import path from 'node:path'
 import { expect, it } from 'vitest'
 
 import { createRecorder, type RecorderError } from '../src/index.js'
-import { tempDir } from './support/temp-dir.js'
-import { readTranscript } from './support/transcript.js'
+import { tempDir } from './helpers/temp-dir.js'
+import { readTranscript } from './helpers/transcript.js'
 
 it('creates the directory 0o700 and the transcript 0o600', async () => {
   const root = await tempDir()

@@ -2,9 +2,9 @@ import fs from 'node:fs/promises'
 import { expect, it } from 'vitest'
 
 import { createRecorder } from '../src/index.js'
-import { fakeFs } from './support/fake-fs.js'
-import { tempDir } from './support/temp-dir.js'
-import { readTranscript } from './support/transcript.js'
+import { fakeFs } from './helpers/fake-fs.js'
+import { tempDir } from './helpers/temp-dir.js'
+import { readTranscript } from './helpers/transcript.js'
 
 // The bytes written to a transcript that was then deleted live only in the old, unlinked file until they
 // are copied into the recreated one. A synchronous drain (flushSync, the exit drain) that ran while that

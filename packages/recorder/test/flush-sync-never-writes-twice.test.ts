@@ -1,9 +1,9 @@
 import { expect, it } from 'vitest'
 
 import { createRecorder, QueueFullError } from '../src/index.js'
-import { errno, fakeFs } from './support/fake-fs.js'
-import { tempDir } from './support/temp-dir.js'
-import { readTranscript } from './support/transcript.js'
+import { errno, fakeFs } from './helpers/fake-fs.js'
+import { tempDir } from './helpers/temp-dir.js'
+import { readTranscript } from './helpers/transcript.js'
 
 // A write handed to the threadpool that has not started yet (the pool is busy with other work) cannot be
 // cancelled: the process goes on, so it will run. A synchronous drain that wrote the same bytes again would

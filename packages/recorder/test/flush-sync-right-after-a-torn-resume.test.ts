@@ -2,7 +2,7 @@ import fs from 'node:fs'
 import { expect, it } from 'vitest'
 
 import { createRecorder, readSession, RECOVERED_RECORD_TYPE } from '../src/index.js'
-import { tempDir } from './support/temp-dir.js'
+import { tempDir } from './helpers/temp-dir.js'
 
 // A resumed session with a torn tail: the first write ends the torn line and appends the `recovered` record.
 // A flushSync() right after createRecorder (before the background loop ran) must do the same, once: the

@@ -2,8 +2,8 @@ import fs from 'node:fs'
 import { expect, it } from 'vitest'
 
 import { createRecorder } from '../src/index.js'
-import { tempDir } from './support/temp-dir.js'
-import { readTranscript } from './support/transcript.js'
+import { tempDir } from './helpers/temp-dir.js'
+import { readTranscript } from './helpers/transcript.js'
 
 it('flushSync() writes everything queued before it returns, even before the transcript was opened', async () => {
   const dir = await tempDir()

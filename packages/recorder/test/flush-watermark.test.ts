@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest'
 
 import { createRecorder } from '../src/index.js'
-import { tempDir } from './support/temp-dir.js'
-import { readTranscript } from './support/transcript.js'
+import { tempDir } from './helpers/temp-dir.js'
+import { readTranscript } from './helpers/transcript.js'
 
 describe('flush() resolves to the persistence watermark', () => {
   it('resolves at once on a fresh recorder, to an empty watermark', async () => {

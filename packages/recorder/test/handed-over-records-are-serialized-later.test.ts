@@ -9,8 +9,8 @@ import {
 } from '../src/index.js'
 import { ENVELOPE_FIELDS } from '../src/format/record-format.js'
 import { bigPayload, expectedLine, rawLines } from './helpers/big-payloads.js'
-import { runFixture } from './support/run-fixture.js'
-import { tempDir } from './support/temp-dir.js'
+import { runFixture } from './helpers/run-fixture.js'
+import { tempDir } from './helpers/temp-dir.js'
 
 /** Shapes a tool result takes: many small objects, one flat object with many keys, big strings, toJSON. */
 function payloads(): object[] {

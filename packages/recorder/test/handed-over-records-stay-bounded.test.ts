@@ -3,9 +3,9 @@ import fs from 'node:fs'
 import { describe, expect, it } from 'vitest'
 
 import { createRecorder, QueueFullError, RecordTooLargeError, type RecorderError } from '../src/index.js'
-import { fakeFs } from './support/fake-fs.js'
-import { tempDir } from './support/temp-dir.js'
-import { readTranscript } from './support/transcript.js'
+import { fakeFs } from './helpers/fake-fs.js'
+import { tempDir } from './helpers/temp-dir.js'
+import { readTranscript } from './helpers/transcript.js'
 
 const MiB = 1024 * 1024
 

@@ -2,9 +2,9 @@ import fs from 'node:fs'
 import { afterEach, expect, it, vi } from 'vitest'
 
 import { createRecorder } from '../src/index.js'
-import { fakeFs } from './support/fake-fs.js'
-import { tempDir } from './support/temp-dir.js'
-import { readTranscript } from './support/transcript.js'
+import { fakeFs } from './helpers/fake-fs.js'
+import { tempDir } from './helpers/temp-dir.js'
+import { readTranscript } from './helpers/transcript.js'
 
 // Every synchronous function of node:fs, spied on the module object itself: any code path (ours, the lock's
 // heartbeat, the meta sidecar) that calls one at run time is counted.

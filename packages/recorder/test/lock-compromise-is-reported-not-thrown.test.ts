@@ -3,8 +3,8 @@ import { expect, it } from 'vitest'
 
 import { createRecorder, type RecorderError } from '../src/index.js'
 import { lockPathOf } from '../src/lock/session-lock.js'
-import { tempDir } from './support/temp-dir.js'
-import { readTranscript } from './support/transcript.js'
+import { tempDir } from './helpers/temp-dir.js'
+import { readTranscript } from './helpers/transcript.js'
 
 async function until(condition: () => boolean, what: string): Promise<void> {
   const deadline = Date.now() + 8000

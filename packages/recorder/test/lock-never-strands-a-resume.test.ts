@@ -3,9 +3,9 @@ import { describe, expect, it } from 'vitest'
 
 import { createRecorder } from '../src/index.js'
 import { runCli } from '../../cli/test/helpers/cli.js'
-import { finished, startFixture, waitForOutput } from './support/run-fixture.js'
-import { tempDir } from './support/temp-dir.js'
-import { readTranscript } from './support/transcript.js'
+import { finished, startFixture, waitForOutput } from './helpers/run-fixture.js'
+import { tempDir } from './helpers/temp-dir.js'
+import { readTranscript } from './helpers/transcript.js'
 
 // lockStaleMs far beyond the test's own timeout: a resume that had to wait for the lock to go stale fails
 // the test by timing out, so what is tested is that the next writer gets the session at once.

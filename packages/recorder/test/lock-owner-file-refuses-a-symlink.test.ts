@@ -3,8 +3,8 @@ import path from 'node:path'
 import { expect, it } from 'vitest'
 
 import { createRecorder } from '../src/index.js'
-import { tempDir } from './support/temp-dir.js'
-import { readTranscript } from './support/transcript.js'
+import { tempDir } from './helpers/temp-dir.js'
+import { readTranscript } from './helpers/transcript.js'
 
 // The lock's owner file sits in the sidecar directory, like the sidecar: a symlink planted at its path must
 // not make the recorder overwrite whatever the link points to.

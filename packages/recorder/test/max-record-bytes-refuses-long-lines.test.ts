@@ -1,8 +1,8 @@
 import { expect, it } from 'vitest'
 
 import { createRecorder, InvalidRecordError, RecordTooLargeError } from '../src/index.js'
-import { tempDir } from './support/temp-dir.js'
-import { readTranscript } from './support/transcript.js'
+import { tempDir } from './helpers/temp-dir.js'
+import { readTranscript } from './helpers/transcript.js'
 
 it('maxRecordBytes refuses a record whose line would be longer, in UTF-8 bytes, and changes nothing', async () => {
   const dir = await tempDir()

@@ -4,8 +4,8 @@ import { describe, expect, it } from 'vitest'
 
 import { createRecorder, listSessions, type SessionMeta } from '../src/index.js'
 import { metaPathOf } from '../src/format/record-format.js'
-import { tempDir } from './support/temp-dir.js'
-import { readTranscript } from './support/transcript.js'
+import { tempDir } from './helpers/temp-dir.js'
+import { readTranscript } from './helpers/transcript.js'
 
 function readMeta(dir: string, sessionId: string): SessionMeta {
   return JSON.parse(fs.readFileSync(metaPathOf(dir, sessionId), 'utf8')) as SessionMeta

@@ -1,8 +1,8 @@
 import { expect, it } from 'vitest'
 
 import { createRecorder, type RecorderError } from '../src/index.js'
-import { errno, fakeFs } from './support/fake-fs.js'
-import { tempDir } from './support/temp-dir.js'
+import { errno, fakeFs } from './helpers/fake-fs.js'
+import { tempDir } from './helpers/temp-dir.js'
 
 // onError is documented as never called from inside record(): a handler that records, logs through the same
 // recorder or closes it must not re-enter the recorder in the middle of a call. The drain-sync overflow

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest'
 
 import { createRecorder } from '../src/index.js'
-import { errno, fakeFs } from './support/fake-fs.js'
-import { tempDir } from './support/temp-dir.js'
-import { readTranscript } from './support/transcript.js'
+import { errno, fakeFs } from './helpers/fake-fs.js'
+import { tempDir } from './helpers/temp-dir.js'
+import { readTranscript } from './helpers/transcript.js'
 
 describe('partial writes are continued from the right byte; EAGAIN/EBUSY/EINTR are retried', () => {
   it('a file system that accepts at most 97 bytes per write still gets every byte, once, in order', async () => {

@@ -1,9 +1,9 @@
 import fs from 'node:fs'
 import { expect, it } from 'vitest'
 
-import { finished, startFixture } from './support/run-fixture.js'
-import { tempDir } from './support/temp-dir.js'
-import { readTranscript } from './support/transcript.js'
+import { finished, startFixture } from './helpers/run-fixture.js'
+import { tempDir } from './helpers/temp-dir.js'
+import { readTranscript } from './helpers/transcript.js'
 
 // No timer, listener or handle of the recorder may keep the host process alive: not after close(), not for
 // a recorder left open, not while a failure's retries are pending.

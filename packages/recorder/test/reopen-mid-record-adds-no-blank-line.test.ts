@@ -1,9 +1,9 @@
 import { expect, it } from 'vitest'
 
 import { createRecorder } from '../src/index.js'
-import { errno, fakeFs } from './support/fake-fs.js'
-import { tempDir } from './support/temp-dir.js'
-import { readTranscript } from './support/transcript.js'
+import { errno, fakeFs } from './helpers/fake-fs.js'
+import { tempDir } from './helpers/temp-dir.js'
+import { readTranscript } from './helpers/transcript.js'
 
 // A record half written when the descriptor went bad (EBADF: closed under us) is finished after the reopen
 // from its next byte. The file then ends inside that record: the torn-line rule that starts our first line

@@ -2,8 +2,8 @@ import fs from 'node:fs'
 import { describe, expect, it } from 'vitest'
 
 import { createRecorder, RECOVERED_RECORD_TYPE } from '../src/index.js'
-import { tempDir } from './support/temp-dir.js'
-import { readTranscript } from './support/transcript.js'
+import { tempDir } from './helpers/temp-dir.js'
+import { readTranscript } from './helpers/transcript.js'
 
 async function writeSession(dir: string, sessionId: string, count: number): Promise<string[]> {
   const rec = createRecorder({ dir, sessionId })

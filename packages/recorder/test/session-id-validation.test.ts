@@ -3,7 +3,7 @@ import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 
 import { createRecorder } from '../src/index.js'
-import { tempDir } from './support/temp-dir.js'
+import { tempDir } from './helpers/temp-dir.js'
 
 const badIds = [
   '',

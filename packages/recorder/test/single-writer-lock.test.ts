@@ -2,9 +2,9 @@ import fs from 'node:fs'
 import { describe, expect, it } from 'vitest'
 
 import { createRecorder, SessionLockedError, type RecorderError } from '../src/index.js'
-import { finished, startFixture, waitForOutput } from './support/run-fixture.js'
-import { tempDir } from './support/temp-dir.js'
-import { readTranscript } from './support/transcript.js'
+import { finished, startFixture, waitForOutput } from './helpers/run-fixture.js'
+import { tempDir } from './helpers/temp-dir.js'
+import { readTranscript } from './helpers/transcript.js'
 
 describe('single writer per session: a second writer gets SessionLockedError and writes nothing', () => {
   it('another process holds the session: ready(), flush() and onError all report ERR_SESSION_LOCKED; its file is untouched', async () => {

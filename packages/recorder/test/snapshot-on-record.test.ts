@@ -1,8 +1,8 @@
 import { expect, it } from 'vitest'
 
 import { createRecorder } from '../src/index.js'
-import { tempDir } from './support/temp-dir.js'
-import { readTranscript } from './support/transcript.js'
+import { tempDir } from './helpers/temp-dir.js'
+import { readTranscript } from './helpers/transcript.js'
 
 it('writes the data as it was when record() was called, whatever happens to it afterwards', async () => {
   const dir = await tempDir()

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest'
 
 import { createRecorder, InvalidRecordError } from '../src/index.js'
-import { tempDir } from './support/temp-dir.js'
-import { readTranscript } from './support/transcript.js'
+import { tempDir } from './helpers/temp-dir.js'
+import { readTranscript } from './helpers/transcript.js'
 
 describe('observability: stats()', () => {
   it('counts recorded, persisted, pending, writes, fsyncs and the largest batch', async () => {

@@ -2,9 +2,9 @@ import fs from 'node:fs/promises'
 import { describe, expect, it } from 'vitest'
 
 import { createRecorder, type RecorderError } from '../src/index.js'
-import { fakeFs } from './support/fake-fs.js'
-import { tempDir } from './support/temp-dir.js'
-import { readTranscript } from './support/transcript.js'
+import { fakeFs } from './helpers/fake-fs.js'
+import { tempDir } from './helpers/temp-dir.js'
+import { readTranscript } from './helpers/transcript.js'
 
 async function written(rec: { stats(): { persisted: number } }, count: number): Promise<void> {
   while (rec.stats().persisted < count) await new Promise((resolve) => setTimeout(resolve, 2))

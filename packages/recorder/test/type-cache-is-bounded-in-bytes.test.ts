@@ -2,8 +2,8 @@ import { expect, it } from 'vitest'
 
 import { createRecorder } from '../src/index.js'
 import { typeCacheSize } from '../src/write/serialize-record.js'
-import { tempDir } from './support/temp-dir.js'
-import { readTranscript } from './support/transcript.js'
+import { tempDir } from './helpers/temp-dir.js'
+import { readTranscript } from './helpers/transcript.js'
 
 it('record types of 1 MiB are written but never kept in the process-wide type cache', async () => {
   const dir = await tempDir()

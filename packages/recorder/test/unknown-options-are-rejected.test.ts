@@ -12,7 +12,7 @@ import {
   streamRecords,
   type RecorderOptions,
 } from '../src/index.js'
-import { tempDir } from './support/temp-dir.js'
+import { tempDir } from './helpers/temp-dir.js'
 
 describe('createRecorder() rejects options it would not read', () => {
   it.for([

@@ -3,9 +3,9 @@ import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 
 import { createRecorder, RecorderError, type RecorderError as RecorderErrorType } from '../src/index.js'
-import { errno, fakeFs } from './support/fake-fs.js'
-import { tempDir } from './support/temp-dir.js'
-import { readTranscript } from './support/transcript.js'
+import { errno, fakeFs } from './helpers/fake-fs.js'
+import { tempDir } from './helpers/temp-dir.js'
+import { readTranscript } from './helpers/transcript.js'
 
 async function until(condition: () => boolean, what: string): Promise<void> {
   const deadline = Date.now() + 5000

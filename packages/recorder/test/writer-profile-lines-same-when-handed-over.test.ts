@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 
 import { createRecorder } from '../src/index.js'
-import { tempDir } from './support/temp-dir.js'
+import { tempDir } from './helpers/temp-dir.js'
 
 function datas(): object[] {
   return [
@@ -23,7 +23,7 @@ function strip(line: string): Record<string, unknown> {
   return record
 }
 
-describe('review: a writer profile writes the same line with or without handOver', () => {
+describe('a writer profile writes the same line with or without handOver', () => {
   for (const profile of ['claude-code', 'qwen-code', 'sessiontape'] as const) {
     it(profile, async () => {
       const lines: string[][] = []

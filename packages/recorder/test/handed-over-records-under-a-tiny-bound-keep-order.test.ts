@@ -3,9 +3,9 @@ import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 
 import { createRecorder } from '../src/index.js'
-import { tempDir } from './support/temp-dir.js'
+import { tempDir } from './helpers/temp-dir.js'
 
-describe('review: records handed over under a tiny maxQueueBytes', () => {
+describe('records handed over under a tiny maxQueueBytes', () => {
   for (const [ready, count, bound] of [
     [false, 40, 1],
     [true, 40, 1],

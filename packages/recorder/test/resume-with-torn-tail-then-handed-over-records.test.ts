@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest'
 import { createRecorder, readSession } from '../src/index.js'
 import { withTempDir } from './helpers/records.js'
 
-describe('review: a resumed session with a torn tail, then records handed over', () => {
+describe('a resumed session with a torn tail, then records handed over', () => {
   for (const flushSync of [false, true]) {
     it(`the recovered record comes first, then the records in order (flushSync: ${flushSync})`, async () => {
       await withTempDir(async (dir) => {

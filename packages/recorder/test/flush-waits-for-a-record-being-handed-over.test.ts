@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest'
 
 import { createRecorder } from '../src/index.js'
-import { fakeFs } from './support/fake-fs.js'
-import { tempDir } from './support/temp-dir.js'
+import { fakeFs } from './helpers/fake-fs.js'
+import { tempDir } from './helpers/temp-dir.js'
 
-describe('review: flush() while a record handed over is being serialized', () => {
+describe('flush() while a record handed over is being serialized', () => {
   it('resolves once that record and the ones after it are written, without polling the file meanwhile', async () => {
     const dir = await tempDir()
     const fs = fakeFs()

@@ -3,10 +3,10 @@ import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 
 import { createRecorder, type RecorderError } from '../src/index.js'
-import { errno, fakeFs } from './support/fake-fs.js'
-import { tempDir } from './support/temp-dir.js'
+import { errno, fakeFs } from './helpers/fake-fs.js'
+import { tempDir } from './helpers/temp-dir.js'
 
-describe('review: records handed over while writes fail', () => {
+describe('records handed over while writes fail', () => {
   it('every record is written once, in order, after the failures pass', async () => {
     const dir = await tempDir()
     let failures = 3

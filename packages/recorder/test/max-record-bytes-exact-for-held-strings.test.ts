@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 
 import { createRecorder, type RecorderError, RecordTooLargeError } from '../src/index.js'
-import { tempDir } from './support/temp-dir.js'
+import { tempDir } from './helpers/temp-dir.js'
 
 function strings(seed: number): string[] {
   const alphabet = [
@@ -37,7 +37,7 @@ function strings(seed: number): string[] {
   return out
 }
 
-describe('review: maxRecordBytes is exact for records holding long strings (and handed over)', () => {
+describe('maxRecordBytes is exact for records holding long strings (and handed over)', () => {
   for (const seed of [1, 2, 3, 4, 5, 6]) {
     for (const handOver of [false, true]) {
       it(`seed ${seed} handOver ${handOver}: accepted at its size, refused one byte under`, async () => {
