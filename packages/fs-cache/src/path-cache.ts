@@ -1,41 +1,15 @@
 import { contains, resolveForBoundary, resolveForBoundarySync, type BoundaryFs } from './boundary.js'
 import { DirMemo, type EnsureDirOptions } from './dir-memo.js'
 import { DirProbe } from './find-in-dir.js'
-import { NO_THROW, nodeFs, THROW, type FsAdapter, type FsStatsLike } from './fs-adapter.js'
+import { NO_THROW, THROW, type FsAdapter, type FsStatsLike } from './fs-adapter.js'
+import { parseInvalidate, parseWithin, resolveCacheOptions } from './resolve-options.js'
 import { isMissing } from './is-missing.js'
-import { assertKnownKeys, type ForeignNames } from './known-keys.js'
 import type { InvalidateOptions, IsPathWithinOptions, PathCacheOptions } from './options.js'
 import { normalizeForMatch, toKey } from './path-match.js'
 import { RESET_FOR_TEST, register, type Resettable } from './registry.js'
 import { toSlimStat, type SlimStat } from './slim-stat.js'
 import { Store, type Kind, type ValueOf } from './store.js'
-import { assertOptions, assertPath, invalidArgument } from './validate.js'
-
-/** Enough for an agent's working set of paths; ~1024 slim entries stay well under 1 MB. */
-const DEFAULT_MAX = 1024
-/**
- * lru-cache preallocates its index arrays to `max`, and a JS Map holds at most ~16.7M keys
- * (lru-cache#331), so an unbounded `max` is a memory bug, not a setting.
- */
-const MAX_LIMIT = 1_048_576
-
-const CACHE_OPTIONS = ['max', 'ttlMs', 'fs', 'now']
-/** lru-cache's names for what people configure on a path cache, and what each one is here. */
-const LRU_CACHE_NAMES: ForeignNames = {
-  ttl: "lru-cache's `ttl` is `ttlMs` here (milliseconds)",
-  maxSize: "lru-cache's `maxSize` has no equivalent: the store is bounded by entry count, `max`",
-  sizeCalculation:
-    "lru-cache's `sizeCalculation` has no equivalent: the store is bounded by entry count, `max`",
-  maxEntrySize: "lru-cache's `maxEntrySize` has no equivalent: the store is bounded by entry count, `max`",
-  allowStale: "lru-cache's `allowStale` has no equivalent: an expired answer is never served",
-  updateAgeOnGet:
-    "lru-cache's `updateAgeOnGet` has no equivalent: an answer ages from when it was read from disk",
-  ttlAutopurge:
-    "lru-cache's `ttlAutopurge` has no equivalent: expired answers are dropped when next asked for",
-  perf: "lru-cache's `perf` is the test-only `now` here",
-}
-const INVALIDATE_OPTIONS = ['deep']
-const PATH_WITHIN_OPTIONS = ['verify']
+import { assertPath } from './validate.js'
 
 /** Counters since creation (or the last `resetAllForTest()`); reading them allocates one object. */
 export interface PathCacheStats {
@@ -89,16 +63,9 @@ export class PathCache implements Resettable {
   }
 
   constructor(options?: PathCacheOptions) {
-    assertOptions('options', options)
-    assertKnownKeys('createPathCache(options)', options, CACHE_OPTIONS, LRU_CACHE_NAMES)
-    const max = options?.max ?? DEFAULT_MAX
-    if (typeof max !== 'number' || !Number.isInteger(max) || max < 1 || max > MAX_LIMIT)
-      throw invalidArgument('max', `an integer between 1 and ${MAX_LIMIT}`, max)
-    const ttlMs = options?.ttlMs ?? Infinity
-    if (typeof ttlMs !== 'number' || Number.isNaN(ttlMs) || ttlMs < 0)
-      throw invalidArgument('ttlMs', 'a non-negative number of milliseconds', ttlMs)
-    this.#fs = options?.fs ?? nodeFs
-    this.#store = new Store(max, ttlMs, options?.now ?? (() => performance.now()))
+    const { max, ttlMs, fs, now } = resolveCacheOptions(options)
+    this.#fs = fs
+    this.#store = new Store(max, ttlMs, now)
     this.#probe = new DirProbe(this.#fs, max)
     this.#dirs = new DirMemo(this.#fs, max)
     register(this)
@@ -245,10 +212,7 @@ export class PathCache implements Resettable {
    */
   invalidate(p: string, options?: InvalidateOptions): number {
     assertPath('path', p)
-    assertOptions('options', options)
-    assertKnownKeys('invalidate(path, options)', options, INVALIDATE_OPTIONS)
-    const deep = options?.deep ?? false
-    if (typeof deep !== 'boolean') throw invalidArgument('options.deep', 'a boolean', deep)
+    const deep = parseInvalidate(options)
     this.#detachFlights()
     const base = normalizeForMatch(toKey(p))
     const dropped =
@@ -412,13 +376,6 @@ export class PathCache implements Resettable {
 
 const identity = (value: string): string => value
 
-function parseWithin(options: IsPathWithinOptions | undefined): boolean {
-  assertOptions('options', options)
-  assertKnownKeys('isPathWithin(root, target, options)', options, PATH_WITHIN_OPTIONS)
-  const verify = options?.verify ?? false
-  if (typeof verify !== 'boolean') throw invalidArgument('options.verify', 'a boolean', verify)
-  return verify
-}
 const isDirectoryAnswer = (st: SlimStat | undefined): boolean => st?.isDirectory === true
 const existsAnswer = (st: SlimStat | undefined): boolean => st !== undefined
 
