@@ -26,6 +26,7 @@ export default defineConfig({
       project('fs-cache', './packages/fs-cache'),
       project('shutdown', './packages/shutdown'),
       project('cli', './packages/cli'),
+      project('sessions', './packages/sessions'),
       project('examples', './examples', 120_000),
     ],
   },

@@ -17,3 +17,8 @@ export type {
   UsageEvent,
   UserMessageEvent,
 } from './model.js'
+export { Redactor, findSecrets, placeholder, type RedactionReport } from './redact/redactor.js'
+export type { SecretFinding } from './redact/finding.js'
+export { redactRecordHook, type RedactHookOptions } from './redact/recorder-hook.js'
+export { renderEvents, type ExportFormat, type RenderOptions, type RenderSummary } from './export/render.js'
+export type { Turn, TurnItem, SessionFacts } from './export/turns.js'

@@ -1,0 +1,119 @@
+/** Markdown: one section per turn, tool calls and results in fenced blocks, usage per turn and in total. */
+import type { Usage } from '../model.js'
+import type { RedactionReport } from '../redact/redactor.js'
+import type { SessionFacts, Turn, TurnItem } from './turns.js'
+import { fenced, markdownProse, showControls } from './text-safety.js'
+
+const NUMBER = new Intl.NumberFormat('en-US')
+
+export function formatUsage(usage: Usage): string {
+  const parts = [`${NUMBER.format(usage.inputTokens)} in`]
+  if (usage.cacheReadInputTokens > 0) parts[0] += ` (${NUMBER.format(usage.cacheReadInputTokens)} cached)`
+  parts.push(`${NUMBER.format(usage.outputTokens)} out`)
+  if (usage.reasoningOutputTokens > 0)
+    parts[1] += ` (${NUMBER.format(usage.reasoningOutputTokens)} reasoning)`
+  parts.push(`${NUMBER.format(usage.totalTokens)} total`)
+  return parts.join(' · ')
+}
+
+/** A time as written, shortened to `YYYY-MM-DD HH:MM:SS` (UTC) when it is ISO 8601. */
+export function formatTime(ts: string): string {
+  const match = /^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2}:\d{2})/.exec(ts)
+  return match === null ? ts : `${match[1]} ${match[2]}${ts.endsWith('Z') ? ' UTC' : ''}`
+}
+
+function label(text: string, item: TurnItem): string {
+  return item.off === true ? `${text} _(side branch)_` : text
+}
+
+function renderItem(item: TurnItem): string {
+  switch (item.t) {
+    case 'text': {
+      const who = item.role === 'user' ? 'User' : 'Assistant'
+      const model = item.model === undefined ? '' : ` (${markdownProse(item.model)})`
+      return `**${label(who, item)}**${model}\n\n${markdownProse(item.text)}\n`
+    }
+    case 'thinking':
+      return `**${label('Thinking', item)}**\n\n${fenced(item.text, 'text')}`
+    case 'tool': {
+      let out = `**${label('Tool call', item)}: ${markdownProse(item.name)}**\n\n${fenced(item.input, item.input.startsWith('{') || item.input.startsWith('[') ? 'json' : 'text')}`
+      if (item.output !== undefined) {
+        out += `\n**${item.isError === true ? 'Result (error)' : 'Result'}**\n\n${fenced(item.output, 'text')}`
+      }
+      return out
+    }
+    case 'result':
+      return `**${label(item.isError ? 'Tool result (error)' : 'Tool result', item)}** for call \`${showControls(item.callId).replace(/`/g, "'")}\`\n\n${fenced(item.output, 'text')}`
+    case 'marker':
+      return `> **${label(item.marker === 'recovered' ? 'Recovered' : item.marker === 'resumed' ? 'Resumed' : item.marker === 'error' ? 'Error' : 'Notice', item)}**: ${markdownProse(item.text).replace(/\n/g, '\n> ')}\n`
+    case 'compaction':
+      return `> **${label('Context compacted', item)}**${item.summary === undefined ? '' : `\n>\n> ${markdownProse(item.summary).replace(/\n/g, '\n> ')}`}\n`
+    case 'title':
+      return `_${label('Title', item)}: ${markdownProse(item.title)}_\n`
+  }
+}
+
+/** Consecutive items of one subagent, rendered as a quoted block under a heading. */
+function renderItems(items: readonly TurnItem[]): string {
+  const parts: string[] = []
+  for (let i = 0; i < items.length;) {
+    const item = items[i]!
+    if (item.sub === undefined) {
+      parts.push(renderItem(item))
+      i++
+      continue
+    }
+    const agent = item.sub
+    const group: string[] = []
+    while (i < items.length && items[i]!.sub === agent) group.push(renderItem(items[i++]!))
+    const body = `**Subagent${agent === '' ? '' : ` ${markdownProse(agent)}`}**\n\n${group.join('\n')}`
+    parts.push(body.replace(/\n$/, '').replace(/^/gm, '> ') + '\n')
+  }
+  return parts.join('\n')
+}
+
+export function markdownHeader(facts: SessionFacts): string {
+  const title = facts.title ?? (facts.sessionId === undefined ? 'Session' : `Session ${facts.sessionId}`)
+  const rows: string[] = []
+  const row = (name: string, value: string | undefined): void => {
+    if (value !== undefined) rows.push(`- ${name}: ${markdownProse(value)}`)
+  }
+  row(
+    'Agent',
+    facts.agent === undefined
+      ? undefined
+      : `${facts.agent}${facts.agentVersion === undefined ? '' : ` ${facts.agentVersion}`}`,
+  )
+  row('Session', facts.sessionId)
+  row('Model', facts.model)
+  row('Directory', facts.cwd)
+  row('Git branch', facts.gitBranch)
+  row('Continues', facts.parentSessionId)
+  row('Started', facts.started === undefined ? undefined : formatTime(facts.started))
+  return `# ${markdownProse(title).replace(/\n/g, ' ')}\n\n${rows.join('\n')}${rows.length > 0 ? '\n\n' : ''}`
+}
+
+export function markdownTurn(turn: Turn): string {
+  const when = turn.ts === undefined ? '' : ` · ${formatTime(turn.ts)}`
+  const off = turn.off === true ? ' (side branch)' : ''
+  const heading = `## Turn ${turn.n}${turn.role === 'system' ? ' · before the first message' : ''}${when}${off}\n\n`
+  const usage = turn.usage === undefined ? '' : `\n_Usage: ${formatUsage(turn.usage)}_\n`
+  return `${heading}${renderItems(turn.items)}${usage}\n`
+}
+
+export function markdownFooter(
+  facts: SessionFacts,
+  total: Usage,
+  turns: number,
+  redaction?: RedactionReport,
+): string {
+  let out = `## Totals\n\n- Turns: ${NUMBER.format(turns)}\n- Tokens: ${formatUsage(total)}\n`
+  if (total.cacheCreationInputTokens > 0)
+    out += `- Cache writes: ${NUMBER.format(total.cacheCreationInputTokens)}\n`
+  if (facts.ended !== undefined) out += `- Last activity: ${formatTime(facts.ended)}\n`
+  if (redaction !== undefined) {
+    const kinds = Object.entries(redaction.byKind).map(([kind, count]) => `${kind} ${count}`)
+    out += `- Redacted: ${redaction.total} secret${redaction.total === 1 ? '' : 's'}${kinds.length > 0 ? ` (${kinds.join(', ')})` : ''}\n`
+  }
+  return out
+}

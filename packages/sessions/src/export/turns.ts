@@ -1,0 +1,259 @@
+/**
+ * Conversation events grouped into turns, the unit both renderers show. A turn starts at each user message
+ * of the main conversation and holds everything up to the next one: the assistant's text, thinking, tool
+ * calls with their results attached, usage (summed), markers, and a subagent's (sidechain) events nested.
+ * Events before the first user message form a turn of their own (role `system`).
+ *
+ * Built incrementally (`push` returns the turns it completed) so an export streams with flat memory.
+ */
+import type { ConversationEvent, Usage } from '../model.js'
+
+/** What every item carries. */
+interface ItemBase {
+  /** The event's id. */
+  readonly id: string
+  readonly ts?: string
+  /** Not on the active branch (a rewound or side branch). */
+  readonly off?: true
+  /** A subagent's (sidechain) item, with its agent id ('' when unknown). */
+  readonly sub?: string
+}
+
+export type TurnItem =
+  | (ItemBase & {
+      readonly t: 'text'
+      readonly role: 'user' | 'assistant'
+      readonly text: string
+      readonly model?: string
+    })
+  | (ItemBase & { readonly t: 'thinking'; readonly text: string })
+  | (ItemBase & {
+      readonly t: 'tool'
+      readonly name: string
+      readonly callId: string
+      /** The arguments, pretty JSON (a string argument as is). */
+      readonly input: string
+      /** The result's text, once it arrived. */
+      output?: string
+      isError?: boolean
+    })
+  | (ItemBase & {
+      readonly t: 'result'
+      readonly callId: string
+      readonly output: string
+      readonly isError: boolean
+    })
+  | (ItemBase & { readonly t: 'marker'; readonly marker: string; readonly text: string })
+  | (ItemBase & { readonly t: 'compaction'; readonly summary?: string })
+  | (ItemBase & { readonly t: 'title'; readonly title: string })
+
+export interface Turn {
+  /** 1-based. */
+  readonly n: number
+  readonly role: 'user' | 'system'
+  readonly ts?: string
+  readonly items: TurnItem[]
+  /** Tokens of the model requests in this turn (absent when none were recorded). */
+  usage?: Usage
+  /** The whole turn is off the active branch. */
+  off?: true
+}
+
+/** Session facts for a document's header. */
+export interface SessionFacts {
+  agent?: string
+  sessionId?: string
+  agentVersion?: string
+  cwd?: string
+  gitBranch?: string
+  model?: string
+  parentSessionId?: string
+  title?: string
+  /** When the first and last event happened. */
+  started?: string
+  ended?: string
+}
+
+export const ZERO_USAGE: Usage = {
+  inputTokens: 0,
+  cacheReadInputTokens: 0,
+  cacheCreationInputTokens: 0,
+  outputTokens: 0,
+  reasoningOutputTokens: 0,
+  totalTokens: 0,
+}
+
+export function addUsage(a: Usage, b: Usage): Usage {
+  return {
+    inputTokens: a.inputTokens + b.inputTokens,
+    cacheReadInputTokens: a.cacheReadInputTokens + b.cacheReadInputTokens,
+    cacheCreationInputTokens: a.cacheCreationInputTokens + b.cacheCreationInputTokens,
+    outputTokens: a.outputTokens + b.outputTokens,
+    reasoningOutputTokens: a.reasoningOutputTokens + b.reasoningOutputTokens,
+    totalTokens: a.totalTokens + b.totalTokens,
+  }
+}
+
+function stringifyInput(input: unknown): string {
+  if (typeof input === 'string') return input
+  try {
+    return JSON.stringify(input, null, 2) ?? String(input)
+  } catch {
+    // A cycle or a BigInt cannot come from parsed JSON, but `input` is typed unknown: show what we can.
+    return String(input)
+  }
+}
+
+export interface TurnBuilderOptions {
+  /** Whether an event is on the active branch; events off it are kept and marked (`off`). */
+  readonly onBranch?: (event: ConversationEvent) => boolean
+  /** Drop events off the active branch instead of marking them. */
+  readonly activeOnly?: boolean
+  /** Applied to every text shown (redaction). */
+  readonly text?: (text: string) => string
+}
+
+export class TurnBuilder {
+  readonly facts: SessionFacts = {}
+  total: Usage = ZERO_USAGE
+  /** Turns completed so far. */
+  count = 0
+  readonly #options: TurnBuilderOptions
+  #current: Turn | undefined
+  /** Calls of the current turn waiting for their result. */
+  #calls = new Map<string, Extract<TurnItem, { t: 'tool' }>>()
+
+  constructor(options: TurnBuilderOptions = {}) {
+    this.#options = options
+  }
+
+  /** Adds an event; returns the turn it completed, if it started a new one. */
+  push(event: ConversationEvent): Turn | undefined {
+    const on = this.#options.onBranch?.(event) ?? true
+    if (!on && this.#options.activeOnly === true) return undefined
+    const text = this.#options.text ?? ((s: string) => s)
+    if (event.timestamp !== undefined) {
+      this.facts.started ??= event.timestamp
+      this.facts.ended = event.timestamp
+    }
+    const base: { id: string; ts?: string; off?: true; sub?: string } = { id: event.id }
+    if (event.timestamp !== undefined) base.ts = event.timestamp
+    if (!on) base.off = true
+    if (event.sidechain !== undefined) base.sub = text(event.sidechain.agentId ?? '')
+    let completed: Turn | undefined
+    switch (event.kind) {
+      case 'session':
+        for (const key of [
+          'sessionId',
+          'agentVersion',
+          'cwd',
+          'gitBranch',
+          'model',
+          'parentSessionId',
+        ] as const) {
+          const value = event[key]
+          if (value !== undefined) this.facts[key] = text(value)
+        }
+        this.facts.agent = event.agent
+        return undefined
+      case 'title':
+        this.facts.title = text(event.title)
+        // A title set mid-session is shown where it happened; one before any message only names the page.
+        if (this.#current !== undefined) this.#add({ ...base, t: 'title', title: text(event.title) })
+        return undefined
+      case 'usage': {
+        this.total = addUsage(this.total, event.usage)
+        const turn = this.#turn(event.timestamp)
+        turn.usage = addUsage(turn.usage ?? ZERO_USAGE, event.usage)
+        if (event.model !== undefined) this.facts.model ??= text(event.model)
+        return undefined
+      }
+      case 'user':
+        if (event.sidechain === undefined) completed = this.#start(event, on)
+        this.#add({ ...base, t: 'text', role: 'user', text: text(event.text) })
+        return completed
+      case 'assistant': {
+        const item = { ...base, t: 'text' as const, role: 'assistant' as const, text: text(event.text) }
+        this.#add(event.model === undefined ? item : { ...item, model: text(event.model) })
+        if (event.model !== undefined) this.facts.model ??= text(event.model)
+        return undefined
+      }
+      case 'thinking':
+        this.#add({ ...base, t: 'thinking', text: text(event.text) })
+        return undefined
+      case 'tool-call': {
+        const item = {
+          ...base,
+          t: 'tool' as const,
+          name: text(event.name),
+          callId: event.callId,
+          input: text(stringifyInput(event.input)),
+        }
+        this.#add(item)
+        this.#calls.set(event.callId, item)
+        return undefined
+      }
+      case 'tool-result': {
+        const call = this.#calls.get(event.callId)
+        if (call !== undefined && call.output === undefined) {
+          call.output = text(event.output)
+          call.isError = event.isError
+        } else {
+          this.#add({
+            ...base,
+            t: 'result',
+            callId: event.callId,
+            output: text(event.output),
+            isError: event.isError,
+          })
+        }
+        return undefined
+      }
+      case 'compaction':
+        this.#add(
+          event.summary === undefined
+            ? { ...base, t: 'compaction' }
+            : { ...base, t: 'compaction', summary: text(event.summary) },
+        )
+        return undefined
+      case 'marker':
+        this.#add({ ...base, t: 'marker', marker: event.marker, text: text(event.text) })
+        return undefined
+      case 'other':
+        return undefined
+    }
+  }
+
+  /** The last turn, once every event was pushed. */
+  finish(): Turn | undefined {
+    const last = this.#current
+    this.#current = undefined
+    this.#calls = new Map()
+    return last
+  }
+
+  #start(event: ConversationEvent, on: boolean): Turn | undefined {
+    const previous = this.#current
+    this.#calls = new Map()
+    this.#current =
+      event.timestamp === undefined
+        ? { n: ++this.count, role: 'user', items: [] }
+        : { n: ++this.count, role: 'user', ts: event.timestamp, items: [] }
+    if (!on) this.#current.off = true
+    return previous
+  }
+
+  #turn(ts: string | undefined): Turn {
+    if (this.#current === undefined) {
+      this.#current =
+        ts === undefined
+          ? { n: ++this.count, role: 'system', items: [] }
+          : { n: ++this.count, role: 'system', ts, items: [] }
+    }
+    return this.#current
+  }
+
+  #add(item: TurnItem): void {
+    this.#turn(item.ts).items.push(item)
+  }
+}

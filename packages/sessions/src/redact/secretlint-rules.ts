@@ -1,0 +1,124 @@
+/**
+ * secretlint's recommended rule set (@secretlint/secretlint-rule-preset-recommend: MIT, maintained, one bundled
+ * module with no dependencies) driven synchronously. secretlint's own engine is asynchronous and file-based;
+ * the rules themselves are plain `file(source)` handlers that call `context.report`, so this small driver runs
+ * them on a string and collects the ranges. Each rule is created once; `scan` only calls the handlers.
+ */
+import { rules, type RuleCreator } from '@secretlint/secretlint-rule-preset-recommend'
+import type { SecretFinding } from './finding.js'
+
+/** Rules we do not run: `filter-comments` obeys `secretlint-disable` comments, which a hostile transcript could write. */
+const SKIPPED_RULES = new Set(['@secretlint/secretlint-rule-filter-comments'])
+
+/** Options per rule: AWS key ids (`AKIA…`) are only scanned when asked for. */
+const RULE_OPTIONS: Readonly<Record<string, Record<string, unknown>>> = {
+  '@secretlint/secretlint-rule-aws': { enableIDScanRule: true },
+}
+
+/** Our placeholder names (`[REDACTED:<kind>]`) by rule, and by message where one rule finds several kinds. */
+const KIND_BY_MESSAGE: Readonly<Record<string, string>> = {
+  AWSAccessKeyID: 'aws-access-key',
+  AWSSecretAccessKey: 'aws-secret-key',
+  AWSAccountID: 'aws-account-id',
+}
+const KIND_BY_RULE: Readonly<Record<string, string>> = {
+  aws: 'aws-key',
+  gcp: 'gcp-service-account',
+  npm: 'npm-token',
+  slack: 'slack-token',
+  basicauth: 'basic-auth',
+  openai: 'openai-key',
+  anthropic: 'anthropic-key',
+  groq: 'groq-key',
+  huggingface: 'huggingface-token',
+  linear: 'linear-key',
+  notion: 'notion-token',
+  privatekey: 'private-key',
+  sendgrid: 'sendgrid-key',
+  shopify: 'shopify-token',
+  github: 'github-token',
+  gitlab: 'gitlab-token',
+  grafana: 'grafana-token',
+  '1password': '1password-token',
+  'database-connection-string': 'connection-string',
+  'hashicorp-vault': 'vault-token',
+  vercel: 'vercel-token',
+  databricks: 'databricks-token',
+  docker: 'docker-token',
+  figma: 'figma-token',
+}
+
+/** A translated message, kept as data: the id names the kind, the props hold the matched secret. */
+interface Message {
+  readonly id: string
+  readonly props: Record<string, unknown> | undefined
+}
+
+interface LoadedRule {
+  readonly kind: string
+  readonly file: (source: { content: string; filePath: string; ext: string; contentType: 'text' }) => unknown
+}
+
+// One sink for every rule's reports: scan() sets it before calling the handlers and reads it after.
+let sink: SecretFinding[] = []
+let sinkText = ''
+let loaded: readonly LoadedRule[] | undefined
+
+function ruleKind(rule: RuleCreator): string {
+  const suffix = rule.meta.id.replace(/^@secretlint\/secretlint-rule-/, '')
+  return KIND_BY_RULE[suffix] ?? suffix
+}
+
+function load(): readonly LoadedRule[] {
+  const out: LoadedRule[] = []
+  for (const rule of rules) {
+    if (SKIPPED_RULES.has(rule.meta.id)) continue
+    const kind = ruleKind(rule)
+    const handlers = rule.create(
+      {
+        report(report) {
+          const message = report.message as Message
+          sink.push(locate(report.range, message, KIND_BY_MESSAGE[message.id] ?? kind))
+        },
+        ignore() {
+          // Only filter-comments ignores, and it is skipped.
+        },
+        createTranslator: () => (id, props) => ({ id, props }) satisfies Message,
+      },
+      RULE_OPTIONS[rule.meta.id] ?? {},
+    )
+    if (handlers.file !== undefined) out.push({ kind, file: handlers.file.bind(handlers) })
+  }
+  return out
+}
+
+/**
+ * The reported range, corrected to the secret itself: some rules report the start of the whole match with the
+ * length of the captured secret (the AWS secret-key rule), so the secret named in the message's props wins
+ * when it is found at or after the range's start.
+ */
+function locate(range: readonly [number, number], message: Message, kind: string): SecretFinding {
+  const [start, end] = range
+  const secret = Object.values(message.props ?? {}).find((v): v is string => typeof v === 'string')
+  if (secret !== undefined && secret.length > 0 && sinkText.slice(start, end) !== secret) {
+    const at = sinkText.indexOf(secret, start)
+    if (at !== -1) return { start: at, end: at + secret.length, kind }
+  }
+  return { start, end, kind }
+}
+
+/** Every secret secretlint's recommended rules find in `text` (ranges may overlap). */
+export function scanWithSecretlint(text: string): SecretFinding[] {
+  loaded ??= load()
+  sink = []
+  sinkText = text
+  try {
+    for (const rule of loaded) {
+      rule.file({ content: text, filePath: 'transcript.txt', ext: '.txt', contentType: 'text' })
+    }
+    return sink
+  } finally {
+    sink = []
+    sinkText = ''
+  }
+}
