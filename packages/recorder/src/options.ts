@@ -13,9 +13,12 @@ export type OverflowPolicy = 'drain-sync' | 'throw'
  * `'claude-code'`: every line also carries the fields Claude Code's own tools require (ccusage,
  * claude-code-log: `isSidechain`, `userType`, `cwd`, `version`, `gitBranch`), and Claude's metadata
  * types (`summary`, `custom-title`, `ai-title`…) stay outside the parent chain. `'qwen-code'`: every
- * line also carries Qwen Code's `cwd`, `version` and `gitBranch`.
+ * line also carries Qwen Code's `cwd`, `version` and `gitBranch`. `'codex'`: a new transcript starts with the
+ * `session_meta` line Codex CLI writes (`cwd`, `version` from `profileFields`), and `recordTurn()` writes
+ * Codex's rollout lines (`response_item`, `event_msg` `token_count`, `turn_context`), so Codex's tools
+ * and `@ccusage/codex` read the file; `session_meta` and `turn_context` stay outside the parent chain.
  */
-export type WriterProfile = 'sessiontape' | 'claude-code' | 'qwen-code'
+export type WriterProfile = 'sessiontape' | 'claude-code' | 'qwen-code' | 'codex'
 
 /** Fields a writer profile puts on every line; a field of a record's own data wins over these. */
 export interface ProfileFields {

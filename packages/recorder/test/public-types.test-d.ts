@@ -76,6 +76,9 @@ import {
   type TornTailRepair,
   type TranscriptFormat,
   type TranscriptRepair,
+  type Turn,
+  type TurnKind,
+  type TurnUsage,
   type WriterProfile,
 } from '@sessiontape/recorder'
 
@@ -89,11 +92,17 @@ expectTypeOf<Recorder['flushSync']>().returns.toEqualTypeOf<FlushWatermark>()
 expectTypeOf<Recorder['close']>().returns.toEqualTypeOf<Promise<void>>()
 expectTypeOf<Recorder['stats']>().returns.toEqualTypeOf<RecorderStats>()
 expectTypeOf<Recorder>().toHaveProperty(Symbol.asyncDispose)
+expectTypeOf<Recorder['recordTurn']>().parameter(0).toEqualTypeOf<Turn>()
+expectTypeOf<Recorder['recordTurn']>().returns.toBeString()
+expectTypeOf<TurnKind>().toEqualTypeOf<
+  'user' | 'assistant' | 'thinking' | 'tool-call' | 'tool-result' | 'title'
+>()
+expectTypeOf<TurnUsage['inputTokens']>().toBeNumber()
 expectTypeOf<FlushWatermark>().toEqualTypeOf<{ readonly uuid: string | null; readonly count: number }>()
 expectTypeOf<RecordOptions['handOver']>().toEqualTypeOf<boolean | undefined>()
 expectTypeOf<FsyncMode>().toEqualTypeOf<'never' | 'flush' | 'batch'>()
 expectTypeOf<OverflowPolicy>().toEqualTypeOf<'drain-sync' | 'throw'>()
-expectTypeOf<'sessiontape' | 'claude-code' | 'qwen-code'>().toMatchTypeOf<WriterProfile>()
+expectTypeOf<WriterProfile>().toEqualTypeOf<'sessiontape' | 'claude-code' | 'qwen-code' | 'codex'>()
 expectTypeOf<ProfileFields>().toHaveProperty('cwd')
 expectTypeOf(getMaxConcurrentWrites).returns.toBeNumber()
 expectTypeOf(setMaxConcurrentWrites).parameter(0).toBeNumber()

@@ -1,3 +1,5 @@
+import type { Turn } from './turns.js'
+
 /** How far the transcript is known to be written: the last persisted record and how many were persisted. */
 export interface FlushWatermark {
   /** uuid of the last persisted record (after `resume`, the resumed record until a new one is persisted). */
@@ -80,6 +82,14 @@ export interface Recorder extends AsyncDisposable {
    * after `close()`, and with `overflow: 'throw'` a `QueueFullError`; a throw changes nothing.
    */
   record(type: string, data?: object, options?: RecordOptions): string
+  /**
+   * Records one conversation turn — a user or assistant message (with model and token usage), thinking, a
+   * tool call or result, a title — in the shape the writer `profile` calls for (see the README's "Typed
+   * turns"), so every reader sees the same turns and usage tools count the same tokens. Returns the uuid
+   * of the last record written for it (a turn may take more than one line, e.g. a Codex usage event).
+   * A malformed turn throws an `InvalidRecordError` and records nothing.
+   */
+  recordTurn(turn: Turn, options?: Pick<RecordOptions, 'parentUuid' | 'timestamp'>): string
   /**
    * Resolves once every record accepted before the call is written (and synced when `fsync` asks), to the
    * watermark at that moment. Rejects with a `RecorderError` (stating how many records are unwritten) when

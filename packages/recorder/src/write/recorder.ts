@@ -22,6 +22,8 @@ import { Transcript } from './transcript.js'
 import { Admission } from './admission.js'
 import { exitGoal, flushSyncGoal } from './goals.js'
 import { Writer } from './writer.js'
+import { codexSessionMeta, TurnShaper, type Turn } from './turns.js'
+import { isoTimestamp } from '../util/iso-timestamp.js'
 import { limited } from '../util/write-limiter.js'
 
 const DIR_MODE = 0o700
@@ -52,6 +54,7 @@ class SessionRecorder implements Recorder {
   readonly #reporter: Reporter
   readonly #meta: MetaWriter | null
   readonly #unregisterExit: () => void
+  readonly #turns: TurnShaper
   // A resumed session's sidecar being read; close() waits for it so the last sidecar write is not lost.
   #metaBaseLoading: Promise<void> | null = null
   #metaCount = 0
@@ -172,6 +175,14 @@ class SessionRecorder implements Recorder {
     )
     if (options.lock) this.#takeLockSync()
     this.#unregisterExit = registerExitDrain(() => this.#drainOnExit())
+    const cwd = options.profileFields?.cwd
+    this.#turns = new TurnShaper(options.profile, typeof cwd === 'string' ? cwd : process.cwd())
+    if (options.profile === 'codex' && resumed?.exists !== true) {
+      // Codex's tools read a rollout from its session_meta line: a new transcript starts with it.
+      const now = isoTimestamp()
+      const meta = codexSessionMeta(this.sessionId, options.profileFields, now)
+      this.record(meta.type, meta.data, { timestamp: now })
+    }
     this.#writer.schedule()
   }
 
@@ -185,6 +196,16 @@ class SessionRecorder implements Recorder {
 
   get persistedUuid(): string | null {
     return this.#writer.marks.persisted.uuid
+  }
+
+  recordTurn(turn: Turn, options?: Pick<RecordOptions, 'parentUuid' | 'timestamp'>): string {
+    const records = this.#turns.recordsOf(turn)
+    let uuid = ''
+    // Only the first record takes an explicit parent; the rest of the turn follows it.
+    records.forEach((entry, i) => {
+      uuid = this.record(entry.type, entry.data, i === 0 ? options : { timestamp: options?.timestamp })
+    })
+    return uuid
   }
 
   record(type: string, data?: object, options?: RecordOptions): string {

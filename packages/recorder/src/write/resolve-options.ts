@@ -40,7 +40,7 @@ const KNOWN_OPTIONS = [
 ] as const satisfies ReadonlyArray<keyof RecorderOptions>
 
 const FSYNC_MODES = ['never', 'flush', 'batch'] as const
-const PROFILES = ['sessiontape', 'claude-code', 'qwen-code'] as const
+const PROFILES = ['sessiontape', 'claude-code', 'qwen-code', 'codex'] as const
 const PROFILE_FIELDS = ['cwd', 'version', 'gitBranch', 'userType', 'isSidechain'] as const
 // What a profile writes when the caller says nothing: Claude's tools reject a line without these.
 const DEFAULT_PROFILE_VERSION = '0.0.0'
@@ -120,7 +120,7 @@ function resolveProfile(
     if (fields !== undefined) {
       throw invalidArgument(
         'profileFields',
-        "undefined unless `profile` is 'claude-code' or 'qwen-code'",
+        "undefined unless `profile` is 'claude-code', 'qwen-code' or 'codex'",
         fields,
       )
     }
@@ -137,7 +137,7 @@ function resolveProfile(
     version: text('version', DEFAULT_PROFILE_VERSION),
     gitBranch: text('gitBranch', ''),
   }
-  if (profile === 'qwen-code') {
+  if (profile === 'qwen-code' || profile === 'codex') {
     for (const name of ['userType', 'isSidechain']) {
       if (f[name] !== undefined)
         throw invalidArgument(`profileFields.${name}`, "undefined (a 'claude-code' field)", f[name])

@@ -3,6 +3,7 @@ import type { ResolvedOptions, WriterProfile } from '../options.js'
 import { CLAUDE_METADATA_TYPES } from '../format/agent-record-types.js'
 import { RECOVERED_RECORD_TYPE, TITLE_RECORD_TYPE } from '../format/record-format.js'
 import { applyToJSON } from './serialize-record.js'
+import { CODEX_METADATA_TYPES } from './turns.js'
 
 /** What a writer profile changes in `record()`: fields on every line, and which types stay off the chain. */
 export interface ProfileRules {
@@ -23,11 +24,13 @@ const OWN_METADATA = [TITLE_RECORD_TYPE, RECOVERED_RECORD_TYPE]
 
 export function profileRules(options: Pick<ResolvedOptions, 'profile' | 'profileFields'>): ProfileRules {
   const { profile, profileFields } = options
-  const claude = profile === 'claude-code'
+  const agentMetadata =
+    profile === 'claude-code' ? CLAUDE_METADATA_TYPES : profile === 'codex' ? CODEX_METADATA_TYPES : []
   return {
     profile,
-    fields: profileFields,
-    metadataTypes: new Set(claude ? [...OWN_METADATA, ...CLAUDE_METADATA_TYPES] : OWN_METADATA),
+    // Codex's lines are `{timestamp, type, payload}`: its fields go into session_meta, not on every line.
+    fields: profile === 'codex' ? undefined : profileFields,
+    metadataTypes: new Set([...OWN_METADATA, ...agentMetadata]),
     metadataParentIsNull: profile !== 'sessiontape',
   }
 }

@@ -6,12 +6,18 @@ import path from 'node:path'
 
 /**
  * ccusage's JavaScript release line: 18.x is the last that runs on Node 20 (`engines: >=20.19.4`; 19.x
- * needs Node 22, 20.x is a native binary). Pinned so the test checks one known reader.
+ * needs Node 22, 20.x is a native binary). Pinned so the test checks one known reader. `@ccusage/codex`
+ * (Codex CLI's usage) is released in step with it.
  */
 export const CCUSAGE_VERSION = '18.0.11'
-/** Kept in the OS temp directory between runs so the suite stays fast; never part of the workspace. */
-const CACHE = path.join(os.tmpdir(), `sessiontape-ccusage-${CCUSAGE_VERSION}`)
 const INSTALL_TIMEOUT_MS = 120_000
+
+/** The two readers, by their npm package and bin. */
+const TOOLS = {
+  ccusage: { pkg: 'ccusage', bin: 'ccusage' },
+  'ccusage-codex': { pkg: '@ccusage/codex', bin: 'ccusage-codex' },
+} as const
+type Tool = keyof typeof TOOLS
 
 function run(
   file: string,
@@ -30,20 +36,23 @@ function run(
  * The path of the ccusage bin, installed from the npm registry into a temp-dir cache on first use; or a
  * string saying why it could not be installed (no network, no npm), for the test to skip with.
  */
-export async function ccusageBin(): Promise<{ bin: string } | { reason: string }> {
-  const bin = path.join(CACHE, 'node_modules', '.bin', 'ccusage')
+export async function ccusageBin(tool: Tool = 'ccusage'): Promise<{ bin: string } | { reason: string }> {
+  const { pkg, bin: name } = TOOLS[tool]
+  // Kept in the OS temp directory between runs so the suite stays fast; never part of the workspace.
+  const cache = path.join(os.tmpdir(), `sessiontape-${name}-${CCUSAGE_VERSION}`)
+  const bin = path.join(cache, 'node_modules', '.bin', name)
   if (existsSync(bin)) return { bin }
-  await mkdir(CACHE, { recursive: true })
+  await mkdir(cache, { recursive: true })
   const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm'
   const installed = await run(
     npm,
-    ['install', '--prefix', CACHE, '--no-save', '--no-audit', '--no-fund', `ccusage@${CCUSAGE_VERSION}`],
-    { cwd: CACHE, timeout: INSTALL_TIMEOUT_MS },
+    ['install', '--prefix', cache, '--no-save', '--no-audit', '--no-fund', `${pkg}@${CCUSAGE_VERSION}`],
+    { cwd: cache, timeout: INSTALL_TIMEOUT_MS },
   )
   if (installed.code === 0 && existsSync(bin)) return { bin }
   const why = (installed.stderr.trim().split('\n').at(-1) ?? '').slice(0, 300)
   return {
-    reason: `could not install ccusage@${CCUSAGE_VERSION} from the npm registry (exit ${installed.code}): ${why}`,
+    reason: `could not install ${pkg}@${CCUSAGE_VERSION} from the npm registry (exit ${installed.code}): ${why}`,
   }
 }
 
@@ -51,6 +60,14 @@ export async function ccusageBin(): Promise<{ bin: string } | { reason: string }
 export async function runCcusage(bin: string, configDir: string, args: readonly string[]) {
   return run(bin, args, {
     env: { ...process.env, CLAUDE_CONFIG_DIR: configDir, NO_COLOR: '1' },
+    timeout: 60_000,
+  })
+}
+
+/** Runs `ccusage-codex` with `CODEX_HOME` pointing at `codexHome` (which holds `sessions/`). */
+export async function runCcusageCodex(bin: string, codexHome: string, args: readonly string[]) {
+  return run(bin, args, {
+    env: { ...process.env, CODEX_HOME: codexHome, NO_COLOR: '1', TZ: 'UTC' },
     timeout: 60_000,
   })
 }
