@@ -1,3 +1,7 @@
+export { readConversation } from './read-conversation.js'
+export { streamConversation } from './stream-conversation.js'
+export { SessionsArgumentError } from './errors.js'
+export type { ReadConversationOptions, StreamConversationOptions } from './options.js'
 export type {
   Agent,
   AssistantMessageEvent,

@@ -5,7 +5,7 @@
  * a format's own fields. Each event keeps the record (or metadata line) it came from as `raw`, so nothing
  * a format says is lost to a consumer that needs it.
  */
-import type { TranscriptFormat } from '@sessiontape/recorder'
+import type { ReadProblem, TranscriptFormat } from '@sessiontape/recorder'
 
 /** Token counts, normalized like OpenTelemetry's `gen_ai.usage.*`. Every field is a whole number ≥ 0. */
 export interface Usage {
@@ -30,11 +30,16 @@ export type Agent =
 /** What every event carries. */
 export interface EventBase {
   /**
-   * A stable id within the session: the record's uuid where the format has one, otherwise one derived
-   * from the line (`L<line>` or `L<line>.<n>` for the n-th event of a line).
+   * A stable id within the session. A record's events: the first takes the record's uuid, the n-th after it
+   * `<uuid>#<n>`. A line that is not a record (metadata) or a record without a uuid: `L<line>`, or
+   * `L<line>#<n>` for the n-th after the first. Session metadata derived from a record: `L<line>@session`.
    */
   readonly id: string
-  /** The event this one follows in the conversation tree (`null` for a root; absent where unknown). */
+  /**
+   * The event this one follows in the conversation tree: inside a record, the event before it; a record's
+   * first event names the parent record's first event (its uuid), as the agent linked them; `null` for a
+   * root; absent where the format says nothing (metadata lines).
+   */
   readonly parentId?: string | null
   /** ISO 8601 where the format records a time. */
   readonly timestamp?: string
@@ -97,6 +102,12 @@ export interface UsageEvent extends EventBase {
   readonly kind: 'usage'
   readonly model?: string
   readonly usage: Usage
+  /**
+   * Identifies the model request where the format can tell (Claude Code: `<message.id>:<requestId>`): a
+   * request already counted in this file yields no usage event, and a summary over several files counts a
+   * key once (Claude copies a request's records into the next file on resume).
+   */
+  readonly requestKey?: string
 }
 
 /** The context was compacted: what came before is summarized (Claude `compact_boundary`, Codex `compacted`…). */
@@ -108,6 +119,12 @@ export interface CompactionEvent extends EventBase {
 export interface TitleEvent extends EventBase {
   readonly kind: 'title'
   readonly title: string
+  /**
+   * Who named the session: `set` by a person (our `title`, Claude `custom-title`, Qwen's manual title),
+   * `generated` by the agent (Claude `ai-title`, Qwen's auto title), `summary` of the conversation (Claude
+   * `summary`, Gemini `$set.summary`). `Conversation.title` prefers them in that order, the latest of equals.
+   */
+  readonly source: 'set' | 'generated' | 'summary'
 }
 
 /** A mark in the transcript itself: a `recovered` record, a resume, an error or notice an agent logged. */
@@ -145,10 +162,19 @@ export interface Conversation {
   readonly format: TranscriptFormat
   readonly agent: Agent
   readonly sessionId?: string
-  /** Events in file order (Gemini: replay order); the tree is in `id` / `parentId`. */
+  /** The best title (see `TitleEvent.source`), if the session has one. */
+  readonly title?: string
+  /**
+   * Events in file order (Gemini CLI: its metadata lines as read, then the messages left after the replay,
+   * in conversation order); the tree is in `id` / `parentId`.
+   */
   readonly events: readonly ConversationEvent[]
-  /** The ids of the events on the active branch (the one the session continues from), in order. */
+  /**
+   * The ids of the events on the active branch (the one the session continues from), root to leaf: every
+   * event of each record on the recorder's `activeBranch()` (crossing Claude compactions, leaving sidechains
+   * and rewound turns off). Metadata events are never on it.
+   */
   readonly activeBranch: readonly string[]
-  /** What the reader found wrong (the recorder's problems, unchanged). */
-  readonly problems: readonly { readonly line: number; readonly kind: string; readonly message: string }[]
+  /** What the reader found wrong: `readSession()`'s problems, unchanged (sorted by line). */
+  readonly problems: readonly ReadProblem[]
 }

@@ -1,0 +1,135 @@
+import type { SessionRecord } from '@sessiontape/recorder'
+import type { ConversationEvent } from '../model.js'
+import { fromGeminiCounts } from '../usage/usage.js'
+import {
+  lineEvents,
+  nonEmpty,
+  objectOf,
+  recordEvents,
+  SessionFields,
+  textOf,
+  type Draft,
+  type FormatMapper,
+} from './mapper.js'
+import { outputOf } from './qwen-code.js'
+
+/**
+ * Gemini CLI (`~/.gemini/tmp/<hash>/chats/session-*.jsonl`, and the older `session-*.json` document). The
+ * recorder replays the file, so each message comes once, in its final state: `user` and `gemini` messages
+ * (`content` a string or parts), `gemini` with `thoughts` (`subject`, `description`), `toolCalls` (each
+ * with its `result` and `status`), `tokens` (`input`, `output`, `cached`, `thoughts`, `tool`, `total`: the
+ * Gemini API's counts under short names) and `model`; `info`, `warning` and `error` messages. The header line
+ * names the session; `$set.summary` titles it.
+ */
+export function geminiCliMapper(): FormatMapper {
+  const session = new SessionFields('gemini-cli')
+  let sessionId: string | undefined
+  return {
+    agent: 'gemini-cli',
+    record(record: SessionRecord, line: number): ConversationEvent[] {
+      const head =
+        sessionId === undefined && nonEmpty(record.sessionId) !== undefined
+          ? session.see({ sessionId: (sessionId = record.sessionId) }, line, record, record.timestamp)
+          : []
+      return [...head, ...recordEvents(record, line, geminiDrafts(record))]
+    },
+    metadata(value, line) {
+      const set = objectOf(value.$set)
+      if (set !== undefined) {
+        const title = nonEmpty(set.summary)
+        return lineEvents(
+          value,
+          line,
+          title === undefined ? [] : [{ kind: 'title', title, source: 'summary' }],
+        )
+      }
+      if (nonEmpty(value.sessionId) !== undefined || nonEmpty(value.projectHash) !== undefined) {
+        // The header (or the older document's fields): the session's metadata, and its summary if any.
+        sessionId ??= nonEmpty(value.sessionId)
+        const events = session.see({ sessionId: value.sessionId }, line, value, value.startTime)
+        const title = nonEmpty(value.summary)
+        if (title !== undefined)
+          events.push(...lineEvents(value, line, [{ kind: 'title', title, source: 'summary' }]))
+        return events.length > 0 ? events : lineEvents(value, line, [])
+      }
+      return lineEvents(value, line, [])
+    },
+  }
+}
+
+function geminiDrafts(record: Readonly<Record<string, unknown>>): Draft[] {
+  const drafts: Draft[] = []
+  const model = nonEmpty(record.model)
+  switch (record.type) {
+    case 'user':
+      drafts.push({ kind: 'user', text: textOf(record.content) })
+      return drafts
+    case 'info':
+    case 'warning':
+      return [{ kind: 'marker', marker: 'notice', text: textOf(record.content) }]
+    case 'error':
+      return [{ kind: 'marker', marker: 'error', text: textOf(record.content) }]
+    case 'gemini':
+      break
+    default:
+      return []
+  }
+  if (Array.isArray(record.thoughts)) {
+    for (const item of record.thoughts) {
+      const thought = objectOf(item)
+      if (thought === undefined) continue
+      const subject = nonEmpty(thought.subject)
+      const description = textOf(thought.description)
+      drafts.push({
+        kind: 'thinking',
+        text: subject === undefined ? description : `${subject}: ${description}`,
+      })
+    }
+  }
+  const text = textOf(record.content)
+  if (text !== '') drafts.push({ kind: 'assistant', text, ...(model ? { model } : {}) })
+  if (Array.isArray(record.toolCalls)) {
+    for (const item of record.toolCalls) {
+      const call = objectOf(item)
+      if (call === undefined) continue
+      const callId = textOf(call.id)
+      drafts.push({ kind: 'tool-call', callId, name: textOf(call.name), input: call.args })
+      if (call.result !== undefined && call.result !== null) {
+        drafts.push({
+          kind: 'tool-result',
+          callId,
+          output: resultText(call.result, call.resultDisplay),
+          isError: call.status === 'error',
+        })
+      }
+    }
+  }
+  const tokens = objectOf(record.tokens)
+  if (tokens !== undefined) {
+    drafts.push({
+      kind: 'usage',
+      ...(model ? { model } : {}),
+      usage: fromGeminiCounts({
+        prompt: tokens.input,
+        cached: tokens.cached,
+        toolPrompt: tokens.tool,
+        candidates: tokens.output,
+        thoughts: tokens.thoughts,
+      }),
+    })
+  }
+  return drafts
+}
+
+/** A tool call's result: the function responses' outputs, else what the CLI displayed. */
+function resultText(result: unknown, display: unknown): string {
+  if (Array.isArray(result)) {
+    const outputs = result.flatMap((item) => {
+      const response = objectOf(objectOf(item)?.functionResponse)
+      return response === undefined ? [] : [outputOf(response.response)]
+    })
+    if (outputs.length > 0) return outputs.join('\n')
+  }
+  if (typeof display === 'string') return display
+  return textOf(result)
+}

@@ -1,0 +1,167 @@
+import type { SessionRecord } from '@sessiontape/recorder'
+import type { Agent, ConversationEvent, EventBase, SessionInfoEvent } from '../model.js'
+
+/** An event before the reader gives it its place: everything but the fields every event carries. */
+export type Draft = ConversationEvent extends infer E
+  ? E extends ConversationEvent
+    ? Omit<E, keyof EventBase>
+    : never
+  : never
+
+/**
+ * Maps one format's records and metadata lines onto the conversation model. One mapper reads one file,
+ * in file order, so it may keep state (a request already counted, the session fields last reported); the
+ * state is small and bounded by the format, never by the file's length, except where a rule needs a set of
+ * seen request keys (see usage de-duplication).
+ */
+export interface FormatMapper {
+  readonly agent: Agent
+  /** The events of one record, at least one (`other` when the model has no place for it). */
+  record(record: SessionRecord, line: number): ConversationEvent[]
+  /** The events of one metadata line (a line of another tool's format that is not a record). */
+  metadata(value: Readonly<Record<string, unknown>>, line: number): ConversationEvent[]
+}
+
+/** Places a record's drafts: ids from its uuid, chained in order, the first on the record's parent. */
+export function recordEvents(
+  record: SessionRecord,
+  line: number,
+  drafts: readonly Draft[],
+  sidechain?: { readonly agentId?: string },
+): ConversationEvent[] {
+  const base = record.uuid === '' ? `L${line}` : record.uuid
+  const timestamp = nonEmpty(record.timestamp)
+  const out: ConversationEvent[] = []
+  const all = drafts.length === 0 ? [{ kind: 'other', type: String(record.type) } as Draft] : drafts
+  let parentId: string | null | undefined = record.uuid === '' ? undefined : record.parentUuid
+  for (let i = 0; i < all.length; i++) {
+    const id = i === 0 ? base : `${base}#${i}`
+    out.push({
+      ...all[i]!,
+      id,
+      ...(parentId === undefined ? {} : { parentId }),
+      ...(timestamp === undefined ? {} : { timestamp }),
+      line,
+      ...(sidechain === undefined ? {} : { sidechain }),
+      raw: record,
+    })
+    parentId = id
+  }
+  return out
+}
+
+/** Places a metadata line's drafts: ids from the line number, no parent. */
+export function lineEvents(
+  value: Readonly<Record<string, unknown>>,
+  line: number,
+  drafts: readonly Draft[],
+): ConversationEvent[] {
+  const timestamp = nonEmpty(value.timestamp)
+  const all = drafts.length === 0 ? [{ kind: 'other', type: typeName(value) } as Draft] : drafts
+  return all.map((draft, i) => ({
+    ...draft,
+    id: i === 0 ? `L${line}` : `L${line}#${i}`,
+    ...(timestamp === undefined ? {} : { timestamp }),
+    line,
+    raw: value,
+  }))
+}
+
+/** The name of a metadata line's kind: its `type`, else its first key (`$set`, `$patch`…). */
+export function typeName(value: Readonly<Record<string, unknown>>): string {
+  if (typeof value.type === 'string' && value.type !== '') return value.type
+  return Object.keys(value)[0] ?? ''
+}
+
+/**
+ * Emits a `session` event when the session's fields differ from the ones last reported (the first time,
+ * and when e.g. the git branch changes mid-session). Fields a record does not carry keep their last value.
+ */
+export class SessionFields {
+  readonly #agent: Agent
+  #last: Omit<SessionInfoEvent, keyof EventBase | 'kind' | 'agent'> = {}
+  #reported = false
+
+  constructor(agent: Agent) {
+    this.#agent = agent
+  }
+
+  /** The `session` event for these fields, or none when nothing changed. */
+  see(
+    fields: {
+      sessionId?: unknown
+      agentVersion?: unknown
+      cwd?: unknown
+      gitBranch?: unknown
+      model?: unknown
+      parentSessionId?: unknown
+    },
+    line: number,
+    raw: unknown,
+    timestamp?: unknown,
+  ): ConversationEvent[] {
+    const next: Record<string, string> = { ...(this.#last as Record<string, string>) }
+    let changed = !this.#reported
+    for (const [key, value] of Object.entries(fields)) {
+      const text = nonEmpty(value)
+      if (text !== undefined && next[key] !== text) {
+        next[key] = text
+        changed = true
+      }
+    }
+    if (!changed) return []
+    this.#last = next
+    this.#reported = true
+    const at = nonEmpty(timestamp)
+    return [
+      {
+        kind: 'session',
+        agent: this.#agent,
+        ...next,
+        id: `L${line}@session`,
+        ...(at === undefined ? {} : { timestamp: at }),
+        line,
+        raw,
+      },
+    ]
+  }
+}
+
+/** A non-empty string, or undefined. */
+export function nonEmpty(value: unknown): string | undefined {
+  return typeof value === 'string' && value !== '' ? value : undefined
+}
+
+/** A plain object (not an array, not null), or undefined. */
+export function objectOf(value: unknown): Readonly<Record<string, unknown>> | undefined {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : undefined
+}
+
+/** Output of any shape as text: strings as they are, text blocks joined, anything else as JSON. */
+export function textOf(value: unknown): string {
+  if (value === undefined || value === null) return ''
+  if (typeof value === 'string') return value
+  if (Array.isArray(value)) {
+    const parts = value.map((item) => {
+      const block = objectOf(item)
+      if (block !== undefined && typeof block.text === 'string') return block.text
+      if (block !== undefined && block.type === 'image') return '[image]'
+      return typeof item === 'string' ? item : JSON.stringify(item)
+    })
+    return parts.join('\n')
+  }
+  return JSON.stringify(value)
+}
+
+/** Tool arguments recorded as a JSON string are parsed; anything else is kept as it is. */
+export function parsedInput(value: unknown): unknown {
+  if (typeof value !== 'string') return value
+  try {
+    return JSON.parse(value) as unknown
+  } catch {
+    // Not JSON after all (a shell command, free text): keep the string the agent recorded.
+    return value
+  }
+}
