@@ -10,7 +10,9 @@ import { samplesOf } from './helpers/samples.js'
 
 const fixtures = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures')
 const files = [
-  ...readdirSync(fixtures).map((name) => path.join(fixtures, name)),
+  ...readdirSync(fixtures)
+    .filter((name) => /\.jsonl?$/.test(name))
+    .map((name) => path.join(fixtures, name)),
   ...['claude-code', 'qwen-code', 'gemini-cli'].flatMap(samplesOf),
 ]
 
