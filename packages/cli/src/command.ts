@@ -2,22 +2,35 @@ import { parseArgs, type ParseArgsConfig } from 'node:util'
 import { TRANSCRIPT_FORMATS, type FormatOption } from '@sessiontape/recorder/internal'
 import { stringifyJson } from '@sessiontape/recorder/internal'
 import { CliError, ExitCode, type CliIo } from './cli-io.js'
+import { allOptions, renderHelp, type HelpTable, type OptionSpec } from './help-text.js'
 
-export interface Command {
+/**
+ * One `sessiontape` command. Its help table (usage, description, options, exit codes) is both its `--help`
+ * text and its parser's option list: add an option as one row of `options` and it is parsed and listed.
+ */
+export interface Command extends HelpTable {
   readonly name: string
   /** One line for the overview. */
   readonly summary: string
-  /** Full `--help` text. */
-  readonly help: string
   run(args: readonly string[], io: CliIo): Promise<ExitCode>
+}
+
+/** The full `--help` text of a command. */
+export function commandHelp(command: Command): string {
+  return renderHelp(command)
 }
 
 type Options = NonNullable<ParseArgsConfig['options']>
 
-/** `--json` and `--help` are accepted by every command. */
-const COMMON: Options = {
-  json: { type: 'boolean' },
-  help: { type: 'boolean', short: 'h' },
+function parserOptions(options: readonly OptionSpec[]): Options {
+  const parsed: Options = {}
+  for (const option of allOptions(options)) {
+    parsed[option.name] = {
+      type: option.value === undefined ? 'boolean' : 'string',
+      ...(option.short === undefined ? {} : { short: option.short }),
+    }
+  }
+  return parsed
 }
 
 export interface ParsedArgs {
@@ -25,19 +38,22 @@ export interface ParsedArgs {
   readonly positionals: readonly string[]
 }
 
-/** node:util parseArgs, with its errors turned into a usage message that points at `--help`. */
-export function parseCommandArgs(command: string, args: readonly string[], options: Options): ParsedArgs {
+/**
+ * node:util parseArgs over the command's option rows (plus --json and --help), with its errors turned into
+ * a usage message that points at `--help`.
+ */
+export function parseCommandArgs(command: Command, args: readonly string[]): ParsedArgs {
   try {
     const { values, positionals } = parseArgs({
       args: [...args],
-      options: { ...COMMON, ...options },
+      options: parserOptions(command.options),
       allowPositionals: true,
       strict: true,
     })
     return { values: values as ParsedArgs['values'], positionals }
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error)
-    throw new CliError(`sessiontape ${command}: ${message}\nRun \`sessiontape ${command} --help\`.`)
+    throw new CliError(`sessiontape ${command.name}: ${message}\nRun \`sessiontape ${command.name} --help\`.`)
   }
 }
 
@@ -61,11 +77,11 @@ export function stringOption(value: string | boolean | undefined): string | unde
 }
 
 /** The `--format` option every reading command takes. */
-export const FORMAT_OPTION: Options = { format: { type: 'string' } }
-
-/** Help text for `--format`, shared by every reading command. */
-export const FORMAT_HELP = `  --format <f>   read the file as: auto (default: recognised from its first lines), sessiontape,
-                 claude-code, qwen-code, gemini-cli (JSONL replay), gemini-json (older single document)`
+export const FORMAT_OPTION: OptionSpec = {
+  name: 'format',
+  value: '<f>',
+  help: 'read the file as: auto (default: recognised from its first lines), sessiontape, claude-code, qwen-code, gemini-cli (JSONL replay), gemini-json (older single document)',
+}
 
 /** The `--format` value, validated: a wrong one is a usage error that lists the formats. */
 export function formatOption(command: string, value: string | boolean | undefined): FormatOption {

@@ -1,6 +1,5 @@
-import { createRequire } from 'node:module'
 import { CliError, ExitCode, type CliIo } from './cli-io.js'
-import type { Command } from './command.js'
+import { commandHelp, type Command } from './command.js'
 import { listCommand } from './commands/list.js'
 import { repairCommand } from './commands/repair.js'
 import { showCommand } from './commands/show.js'
@@ -31,19 +30,15 @@ Every command accepts --json (machine-readable output on stdout; a failure is pr
 {"error":{"code","message","exitCode"}}) and --help.
 Exit codes: 0 ok, 1 problems found (verify) or session held by a live recorder (repair),
 2 unreadable input or bad command line, 3 refused (repair: not ours, or nothing to keep).
+Interrupted (SIGINT, SIGTERM, SIGHUP): says so on stderr and ends by that signal (a shell shows
+130, 143, 129), never with 0: \`timeout 60 sessiontape verify f && ship f\` never ships an unchecked f.
 Run \`sessiontape <command> --help\` for its options.
 `
 }
 
-function version(): string {
-  // A literal require() inside a bundle (esbuild inlines the JSON), createRequire in unbundled ESM: the same
-  // pattern as the lazily loaded dependencies (see the recorder's lock/session-lock.ts).
-  const manifest = (
-    typeof require === 'function'
-      ? // eslint-disable-next-line @typescript-eslint/no-require-imports -- a literal require() is what bundlers follow
-        require('../package.json')
-      : createRequire(import.meta.url)('../package.json')
-  ) as { version: string }
+/** The package's version, from its manifest (inlined by a bundler; read only when asked). */
+async function version(): Promise<string> {
+  const { default: manifest } = await import('../package.json', { with: { type: 'json' } })
   return manifest.version
 }
 
@@ -51,12 +46,13 @@ function version(): string {
 export async function runCli(argv: readonly string[], io: CliIo): Promise<ExitCode> {
   const [name, ...rest] = argv
   if (name === '--version' || name === '-v' || name === 'version') {
-    io.out(argv.includes('--json') ? `${JSON.stringify({ version: version() })}\n` : `${version()}\n`)
+    const current = await version()
+    io.out(argv.includes('--json') ? `${JSON.stringify({ version: current })}\n` : `${current}\n`)
     return ExitCode.OK
   }
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
     const topic = name === 'help' ? COMMANDS.find((c) => c.name === rest[0]) : undefined
-    io.out(topic?.help ?? overview())
+    io.out(topic === undefined ? overview() : commandHelp(topic))
     return ExitCode.OK
   }
   const json = rest.includes('--json')
@@ -68,7 +64,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<ExitCo
     return error.exitCode
   }
   if (rest.includes('--help') || rest.includes('-h')) {
-    io.out(command.help)
+    io.out(commandHelp(command))
     return ExitCode.OK
   }
   try {

@@ -3,7 +3,13 @@ import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { runCli } from './helpers/cli.js'
 import { withTempDir } from '../../recorder/test/helpers/records.js'
-import { meta, metaPath, setMtime, writeMetaFile, writeTranscript } from '../../recorder/test/helpers/sessions.js'
+import {
+  meta,
+  metaPath,
+  setMtime,
+  writeMetaFile,
+  writeTranscript,
+} from '../../recorder/test/helpers/sessions.js'
 
 /** Every entry of a directory and of its subdirectories (`.sessiontape`): name, type, mode, size, mtime and bytes. */
 async function snapshot(dir: string, prefix = ''): Promise<unknown[]> {
@@ -46,7 +52,6 @@ describe('list, show, verify and tail write nothing', () => {
         const runs = [
           ['list', dir],
           ['list', '--json', dir],
-          ['list', '--no-save', dir],
           ...['missing', 'stale', 'agent-1', 'torn'].flatMap((id) => {
             const file = path.join(dir, `${id}.jsonl`)
             return [

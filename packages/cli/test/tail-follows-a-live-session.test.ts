@@ -19,7 +19,10 @@ function follow(...args: string[]) {
   const output = { stdout: '', stderr: '' }
   child.stdout.on('data', (chunk: Buffer) => (output.stdout += chunk.toString()))
   child.stderr.on('data', (chunk: Buffer) => (output.stderr += chunk.toString()))
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)))
+  // An interrupted tail -f ends by the signal (a shell shows 128+n), so `exited` is the signal's name.
+  const exited = new Promise<number | NodeJS.Signals | null>((resolve) =>
+    child.on('exit', (code, signal) => resolve(signal ?? code)),
+  )
   // A failed or timed-out test must not leave `tail -f` running.
   onTestFinished(() => {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL')
@@ -48,7 +51,7 @@ describe('sessiontape tail prints the last records and follows a live session', 
     })
   })
 
-  it('with -f prints each appended record once its line is complete, and stops cleanly on SIGTERM', async () => {
+  it('with -f prints each appended record once its line is complete, and ends by SIGTERM', async () => {
     await withTempDir(async (dir) => {
       const file = path.join(dir, 's1.jsonl')
       await writeFile(file, toJsonl(makeChain(3)))
@@ -68,7 +71,7 @@ describe('sessiontape tail prints the last records and follows a live session', 
         (text) => text.includes('"u4"'),
       )
       child.kill('SIGTERM')
-      expect(await exited).toBe(0)
+      expect(await exited).toBe('SIGTERM')
       expect(printedUuids(output.stdout)).toEqual(['u2', 'u3', 'u4'])
     })
   })
@@ -92,9 +95,10 @@ describe('sessiontape tail prints the last records and follows a live session', 
         (text) => text.includes('"u2"'),
       )
       child.kill('SIGINT')
-      expect(await exited).toBe(0)
+      expect(await exited).toBe('SIGINT')
       expect(output.stderr).toBe(
-        `sessiontape tail: ${file} was replaced (repaired?); following the new file from line 3\n`,
+        `sessiontape tail: ${file} was replaced (repaired?); following the new file from line 3\n` +
+          'sessiontape tail: interrupted by SIGINT\n',
       )
       expect(printedUuids(output.stdout)).toEqual(['u0', 'u1', 'u2'])
     })
@@ -123,7 +127,7 @@ describe('sessiontape tail prints the last records and follows a live session', 
         (text) => text.includes('record 2'),
       )
       child.kill('SIGTERM')
-      expect(await exited).toBe(0)
+      expect(await exited).toBe('SIGTERM')
       expect(output.stdout.trim().split('\n').at(-1)).toBe('3: 2026-01-01 00:00:02Z message: record 2')
     })
   })
@@ -147,15 +151,14 @@ describe('sessiontape tail prints the last records and follows a live session', 
         (text) => text.includes(added),
       )
       child.kill('SIGTERM')
-      expect(await exited).toBe(0)
+      expect(await exited).toBe('SIGTERM')
       const { records, problems } = await readSession(file)
       expect(records.map((r) => r.type)).toEqual(['message', 'message', 'recovered', 'user'])
       expect(problems).toEqual([])
       expect(printedUuids(output.stdout)).toEqual(records.map((r) => r.uuid))
-      const reported = output.stderr
-        .trim()
-        .split('\n')
-        .map((line) => JSON.parse(line) as object)
+      const [interrupt, ...jsonLines] = output.stderr.trim().split('\n').reverse()
+      expect(interrupt).toBe('sessiontape tail: interrupted by SIGTERM')
+      const reported = jsonLines.reverse().map((line) => JSON.parse(line) as object)
       expect(reported).toMatchObject([{ recovered: { line: 3, kinds: ['invalid-json'] } }])
     })
   })

@@ -2,7 +2,6 @@ import path from 'node:path'
 import { listSessions, type SessionSummary } from '@sessiontape/recorder/internal'
 import { ExitCode } from '../cli-io.js'
 import {
-  FORMAT_HELP,
   FORMAT_OPTION,
   expectPositionals,
   formatOption,
@@ -19,8 +18,8 @@ const TITLE_CHARS = 50
 export const listCommand: Command = {
   name: 'list',
   summary: 'list the sessions in a directory, newest first',
-  help: `Usage: sessiontape list <dir> [--format <f>] [--json] [--rebuild-meta]
-
+  usage: 'list <dir> [--format <f>] [--json] [--rebuild-meta]',
+  description: `
 Lists every session (every <sessionId>.jsonl) in <dir>, newest first: last update, record count,
 session id and title. Figures come from the <sessionId>.meta.json sidecars; a missing, corrupt or
 stale sidecar is rebuilt in memory from its transcript. A session whose files cannot be parsed is
@@ -36,22 +35,15 @@ Claude session's subagent transcripts. A directory with no transcript of its own
 Writes nothing, unless --rebuild-meta is given: then a rebuilt sidecar is saved, only when its
 transcript is ours, never through a symlink, never over a file at that name that is not a
 sidecar of ours (other tools keep *.meta.json files too), atomically (temp file + rename).
-
-Options:
-  --json          print the sessions as a JSON array
-  --rebuild-meta  save rebuilt sidecars (see above)
-${FORMAT_HELP}
-  --no-save       accepted for compatibility: not saving is the default
-  -h, --help      show this help
-
-Exit codes: 0 listed (even with notes), 2 <dir> missing or not a directory.
 `,
+  options: [
+    { name: 'json', help: 'print the sessions as a JSON array' },
+    { name: 'rebuild-meta', help: 'save rebuilt sidecars (see above)' },
+    FORMAT_OPTION,
+  ],
+  exitCodes: `0 listed (even with notes), 2 <dir> missing or not a directory.`,
   async run(args, io) {
-    const { values, positionals } = parseCommandArgs('list', args, {
-      'no-save': { type: 'boolean' },
-      'rebuild-meta': { type: 'boolean' },
-      ...FORMAT_OPTION,
-    })
+    const { values, positionals } = parseCommandArgs(listCommand, args)
     const format = formatOption('list', values.format)
     expectPositionals('list', positionals, 1)
     const dir = await requireDirectory('list', positionals[0])

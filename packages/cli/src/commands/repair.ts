@@ -15,8 +15,8 @@ import { requireFile } from '../targets.js'
 export const repairCommand: Command = {
   name: 'repair',
   summary: 'repair a transcript: a torn tail in place (append-only), other damage into a new copy',
-  help: `Usage: sessiontape repair <file> [--out <path>] [--dry-run] [--json]
-
+  usage: 'repair <file> [--out <path>] [--dry-run] [--json]',
+  description: `
 Repairs a transcript without ever rewriting it, so a log shipper tailing it never ships it twice:
 
 - A torn tail (a crash mid-write) and nothing else is repaired in place, append-only, the way a
@@ -39,22 +39,19 @@ target, or use --out.
 
 It holds the session's writer lock while it works (not with --out or --dry-run), so it never races
 a live recorder. Memory stays flat; a line over ${CLI_MAX_LINE_BYTES / 1024 / 1024} MiB cannot be copied, so such a copy is refused.
-
-Options:
-  --out <path>  write the repaired copy to <path> (must not exist), even for a torn tail
-  --dry-run     only report what would change; write nothing
-  --json        print the repair report as JSON
-  -h, --help    show this help
-
-Exit codes: 0 repaired or nothing to repair, 1 the session is held by a live recorder,
-2 unreadable or the output path exists, 3 refused (not ours, nothing to keep, a symlink to append
-through, a line too long): the file is untouched.
 `,
+  options: [
+    {
+      name: 'out',
+      value: '<path>',
+      help: 'write the repaired copy to <path> (must not exist), even for a torn tail',
+    },
+    { name: 'dry-run', help: 'only report what would change; write nothing' },
+    { name: 'json', help: 'print the repair report as JSON' },
+  ],
+  exitCodes: `0 repaired or nothing to repair, 1 the session is held by a live recorder, 2 unreadable or the output path exists, 3 refused (not ours, nothing to keep, a symlink to append through, a line too long): the file is untouched.`,
   async run(args, io) {
-    const { values, positionals } = parseCommandArgs('repair', args, {
-      out: { type: 'string' },
-      'dry-run': { type: 'boolean' },
-    })
+    const { values, positionals } = parseCommandArgs(repairCommand, args)
     expectPositionals('repair', positionals, 1)
     const filePath = await requireFile('repair', positionals[0])
     const out = stringOption(values.out)

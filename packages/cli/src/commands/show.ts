@@ -8,7 +8,6 @@ import { scanTranscript, type TranscriptScan } from '@sessiontape/recorder/inter
 import { quoteJson, stringifyJson } from '@sessiontape/recorder/internal'
 import { CliError, ExitCode, drained, styleOf, type CliIo } from '../cli-io.js'
 import {
-  FORMAT_HELP,
   FORMAT_OPTION,
   expectPositionals,
   formatOption,
@@ -27,8 +26,8 @@ import { requireFile } from '../targets.js'
 export const showCommand: Command = {
   name: 'show',
   summary: 'print the active branch of a transcript, problems flagged inline',
-  help: `Usage: sessiontape show <file> [--leaf <uuid>] [--tree] [--format <f>] [--json]
-
+  usage: 'show <file> [--leaf <uuid>] [--tree] [--format <f>] [--json]',
+  description: `
 Prints the conversation that ends at the last record (the active branch), root first, by following
 parentUuid links back from the leaf. Claude Code, Qwen Code and Gemini CLI sessions are read with
 their own rules (recognised from the content): the leaf is the last record that is not a sidechain,
@@ -43,22 +42,26 @@ Writes nothing.
 
 Memory stays flat (two streaming passes: link index, then printing); --tree holds the file's
 records in memory. Lines over ${CLI_MAX_LINE_BYTES / 1024 / 1024} MiB are reported as too-long and skipped unread.
-
-Options:
-  --leaf <uuid>  show the branch that ends at this record instead of the last one
-  --tree         show every record as an indented tree of parentUuid links (* = active branch)
-${FORMAT_HELP}
-  --json         print { filePath, leafUuid, records, gaps, problems, problemCount, recovered } as JSON
-  -h, --help     show this help
-
-Exit codes: 0 shown (even with problems: use verify to test), 2 unreadable.
 `,
+  options: [
+    {
+      name: 'leaf',
+      value: '<uuid>',
+      help: 'show the branch that ends at this record instead of the last one',
+    },
+    {
+      name: 'tree',
+      help: 'show every record as an indented tree of parentUuid links (* = active branch)',
+    },
+    FORMAT_OPTION,
+    {
+      name: 'json',
+      help: 'print { filePath, leafUuid, records, gaps, problems, problemCount, recovered } as JSON',
+    },
+  ],
+  exitCodes: `0 shown (even with problems: use verify to test), 2 unreadable.`,
   async run(args, io) {
-    const { values, positionals } = parseCommandArgs('show', args, {
-      leaf: { type: 'string' },
-      tree: { type: 'boolean' },
-      ...FORMAT_OPTION,
-    })
+    const { values, positionals } = parseCommandArgs(showCommand, args)
     expectPositionals('show', positionals, 1)
     const format = formatOption('show', values.format)
     const filePath = await requireFile('show', positionals[0])

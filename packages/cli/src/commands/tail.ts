@@ -1,7 +1,6 @@
 import { CliError, ExitCode } from '../cli-io.js'
 import { resolveFormat } from '@sessiontape/recorder/internal'
 import {
-  FORMAT_HELP,
   FORMAT_OPTION,
   expectPositionals,
   formatOption,
@@ -19,12 +18,12 @@ const DEFAULT_COUNT = 10
 export const tailCommand: Command = {
   name: 'tail',
   summary: 'print the last records of a transcript; -f follows a live session',
-  help: `Usage: sessiontape tail [-f] [-n <count>] <file> [--format <f>] [--json]
-
+  usage: 'tail [-f] [-n <count>] <file> [--format <f>] [--json]',
+  description: `
 Prints the last <count> records of a transcript, one line each (line number, time, type, text),
 reading from the end of the file: a file over 1 MiB is not read whole, and its records are
 labelled by byte offset (@<offset>) instead of line number. With -f it keeps running and prints
-every record as soon as its line is complete, until Ctrl-C. A partial last line is a write in
+every record as soon as its line is complete, until Ctrl-C (which ends it by SIGINT). A partial last line is a write in
 progress and is printed once its newline arrives. Torn bytes a later \`recovered\` record names
 are marked as recovered (↺). If the file is truncated or replaced (a repair), tail says so on
 stderr and goes on after the last record it read (in a replaced file: after the line that holds
@@ -35,23 +34,24 @@ Claude Code and Qwen Code sessions are followed the same way (their metadata lin
 Gemini CLI session is shown line by line as written: a message re-appended with its tool calls shows
 again, and a $rewindTo takes nothing back (sessiontape show replays it). Gemini's older single JSON
 document has no lines to follow: use show.
-
-Options:
-  -f, --follow     keep following the file as it grows
-  -n, --lines <n>  how many existing records to print first (default ${DEFAULT_COUNT})
-${FORMAT_HELP}
-  --json           print each record as one JSON line (problems and recovered lines go to stderr
-                   as JSON lines)
-  -h, --help       show this help
-
-Exit codes: 0 done or stopped, 2 unreadable.
 `,
+  options: [
+    { name: 'follow', short: 'f', help: 'keep following the file as it grows' },
+    {
+      name: 'lines',
+      short: 'n',
+      value: '<count>',
+      help: `how many existing records to print first (default ${DEFAULT_COUNT})`,
+    },
+    FORMAT_OPTION,
+    {
+      name: 'json',
+      help: 'print each record as one JSON line (problems and recovered lines go to stderr as JSON lines)',
+    },
+  ],
+  exitCodes: `0 done, 2 unreadable; Ctrl-C (which ends -f) or another stop signal: ends by that signal, as every command does (a shell shows 130 for Ctrl-C).`,
   async run(args, io) {
-    const { values, positionals } = parseCommandArgs('tail', args, {
-      follow: { type: 'boolean', short: 'f' },
-      lines: { type: 'string', short: 'n' },
-      ...FORMAT_OPTION,
-    })
+    const { values, positionals } = parseCommandArgs(tailCommand, args)
     const formatGiven = formatOption('tail', values.format)
     expectPositionals('tail', positionals, 1)
     const lines = stringOption(values.lines)

@@ -1,7 +1,6 @@
 import { scanTranscript, type TranscriptScan } from '@sessiontape/recorder/internal'
 import { ExitCode, styleOf } from '../cli-io.js'
 import {
-  FORMAT_HELP,
   FORMAT_OPTION,
   expectPositionals,
   formatOption,
@@ -19,8 +18,8 @@ const LINK_KINDS = new Set(['orphan', 'duplicate-uuid', 'cycle'])
 export const verifyCommand: Command = {
   name: 'verify',
   summary: 'check a transcript and list every problem',
-  help: `Usage: sessiontape verify <file> [--format <f>] [--json]
-
+  usage: 'verify <file> [--format <f>] [--json]',
+  description: `
 Reads a transcript tolerantly and lists every problem with its line number: torn-tail,
 invalid-json, too-long, not-an-object, glued, nul-run, missing-envelope, orphan, duplicate-uuid,
 cycle. Reading never stops at a problem: every valid record around it is counted. Torn bytes a
@@ -34,18 +33,17 @@ parent is in an earlier session file (a resumed session) is listed as such, not 
 
 Memory stays flat: one streaming pass, lines over ${CLI_MAX_LINE_BYTES / 1024 / 1024} MiB are reported (too-long)
 and skipped unread, the first ${CLI_KEEP_PROBLEMS} problems are listed and the rest counted by kind.
-
-Options:
-${FORMAT_HELP}
-  --json         print { filePath, format, ok, records, metadata, problemCount, problemsByKind,
-                 problems, recoveredCount, recovered, earlierSession } as JSON
-  -h, --help     show this help
-
-Exit codes: 0 clean (recovered torn lines included), 1 problems found, 2 unreadable (missing,
-a directory, no permission).
 `,
+  options: [
+    FORMAT_OPTION,
+    {
+      name: 'json',
+      help: 'print { filePath, format, ok, records, metadata, problemCount, problemsByKind, problems, recoveredCount, recovered, earlierSession } as JSON',
+    },
+  ],
+  exitCodes: `0 clean (recovered torn lines included), 1 problems found, 2 unreadable (missing, a directory, no permission).`,
   async run(args, io) {
-    const { values, positionals } = parseCommandArgs('verify', args, FORMAT_OPTION)
+    const { values, positionals } = parseCommandArgs(verifyCommand, args)
     expectPositionals('verify', positionals, 1)
     const format = formatOption('verify', values.format)
     const filePath = await requireFile('verify', positionals[0])
