@@ -7,7 +7,11 @@ import type * as ProperLockfile from 'proper-lockfile'
 import { describe, expect, it } from 'vitest'
 import { readSession } from '@sessiontape/recorder'
 import { runCli, runInProcess } from './helpers/cli.js'
-import { CORRUPT_LINES, CORRUPT_TAIL, writeCorruptTranscript } from '../../recorder/test/helpers/corrupt-transcript.js'
+import {
+  CORRUPT_LINES,
+  CORRUPT_TAIL,
+  writeCorruptTranscript,
+} from '../../recorder/test/helpers/corrupt-transcript.js'
 import { withTempDir } from '../../recorder/test/helpers/records.js'
 import { writeTranscript } from '../../recorder/test/helpers/sessions.js'
 
