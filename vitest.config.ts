@@ -4,6 +4,8 @@ import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config
 // Tests run the live TypeScript sources: every package's exports map lists this condition first.
 const conditions = ['@sessiontape/source', ...defaultServerConditions]
 
+// A timeout here only catches a hang: tests that start child processes (tsx takes seconds to start on a
+// busy 2-core machine) get two minutes, so a loaded machine never fails a test that would pass alone.
 function project(name: string, root: string, testTimeout = 20_000): TestProjectInlineConfiguration {
   return {
     resolve: { conditions },
@@ -25,7 +27,7 @@ export default defineConfig({
       project('recorder', './packages/recorder'),
       project('fs-cache', './packages/fs-cache'),
       project('shutdown', './packages/shutdown'),
-      project('cli', './packages/cli'),
+      project('cli', './packages/cli', 120_000),
       project('sessions', './packages/sessions'),
       project('examples', './examples', 120_000),
     ],
