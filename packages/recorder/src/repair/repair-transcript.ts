@@ -173,6 +173,8 @@ async function writeCopy(
     // link() fails with EEXIST if anything (a file, a dangling symlink) took the name meanwhile.
     if (options.out !== undefined) await link(tempPath, outPath)
     await syncDirectory(outDir)
+    // A sidecar directory made just now (ensureSidecarDir above) is an entry of its parent: synced too.
+    if (options.out === undefined) await syncDirectory(path.dirname(outDir))
     return outPath
   } finally {
     await output.close()

@@ -2,6 +2,8 @@ import fs from 'node:fs'
 
 import { ensureDir, ensureDirSync, forgetDir } from '@sessiontape/fs-cache'
 
+import { syncDirectory, syncDirectorySync } from './sync-directory.js'
+
 /** What the recorder needs to know about an open or named file. */
 export interface FileIdentity {
   readonly dev: number
@@ -27,6 +29,11 @@ export interface RecorderFs {
   lstat(path: string): Promise<FileIdentity>
   read(fd: number, buffer: Uint8Array, offset: number, length: number, position: number): Promise<number>
   close(fd: number): Promise<void>
+  /**
+   * fsync of a directory, so an entry made in it (a file created, a directory made, a name renamed or
+   * linked) survives a power cut. A file system that cannot sync directories resolves quietly.
+   */
+  syncDir(path: string): Promise<void>
 
   mkdirSync(path: string, mode: number): void
   openSync(path: string, flags: number, mode: number): number
@@ -36,6 +43,7 @@ export interface RecorderFs {
   lstatSync(path: string): FileIdentity
   readSync(fd: number, buffer: Uint8Array, offset: number, length: number, position: number): number
   closeSync(fd: number): void
+  syncDirSync(path: string): void
 }
 
 function identity(stats: fs.Stats): FileIdentity {
@@ -81,6 +89,7 @@ export const nodeFs: RecorderFs = {
     ),
   close: (fd) =>
     new Promise((resolve, reject) => fs.close(fd, (error) => (error ? reject(error) : resolve()))),
+  syncDir: (path) => syncDirectory(path),
 
   mkdirSync: (path, mode) => ensureDirSync(path, { mode }),
   openSync: (path, flags, mode) => fs.openSync(path, flags, mode),
@@ -90,4 +99,5 @@ export const nodeFs: RecorderFs = {
   lstatSync: (path) => identity(fs.lstatSync(path)),
   readSync: (fd, buffer, offset, length, position) => fs.readSync(fd, buffer, offset, length, position),
   closeSync: (fd) => fs.closeSync(fd),
+  syncDirSync: (path) => syncDirectorySync(path),
 }

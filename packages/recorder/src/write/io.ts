@@ -1,5 +1,8 @@
+import path from 'node:path'
+
 import type { FileIdentity, RecorderFs } from '../util/recorder-fs.js'
 import { sleepSync } from '../util/sleep-sync.js'
+import { errorCode } from '../util/transient-errors.js'
 import { limited } from '../util/write-limiter.js'
 
 /**
@@ -37,6 +40,8 @@ export type IoOp =
   | { readonly op: 'fstat'; readonly fd: number }
   | { readonly op: 'lstat'; readonly path: string }
   | { readonly op: 'close'; readonly fd: number }
+  /** fsync of a directory: the entries made in it survive a power cut. */
+  | { readonly op: 'syncDir'; readonly path: string }
   | { readonly op: 'sleep'; readonly ms: number }
   /** The session lock must be ours: the async driver waits for an attempt to settle, the sync one cannot. */
   | { readonly op: 'lock' }
@@ -78,12 +83,88 @@ export function* lstat(path: string): Io<FileIdentity> {
 export function* close(fd: number): Io<void> {
   yield { op: 'close', fd }
 }
+export function* syncDir(path: string): Io<void> {
+  yield { op: 'syncDir', path }
+}
 export function* sleep(ms: number): Io<void> {
   yield { op: 'sleep', ms }
 }
 /** Returns true when the lock had been lost and was just taken again (the caller must re-check the file). */
 export function* requireLock(): Io<boolean> {
   return (yield { op: 'lock' }) === true
+}
+
+/**
+ * The one owner of the durability of *names*. fdatasync makes a file's bytes durable, not the directory
+ * entry that names it: after a power cut a file created, or a directory made, since its directory was last
+ * fsynced may simply not exist — acknowledged records and all (fsync(2): "an explicit fsync() on a file
+ * descriptor for the directory is also needed"). So, in a durable mode, every directory that gained an
+ * entry of ours is remembered — the parent of each level a `mkdir -p` made, and the directory of a file
+ * opened with O_CREAT — and {@link sync} fsyncs each once, before the sync that acknowledges records
+ * resolves. A directory is synced once per entry made, not once per flush. Not durable (`fsync: 'never'`):
+ * nothing is remembered and no extra call is made, not even the lstat that finds the missing levels.
+ */
+export class NewEntries {
+  readonly durable: boolean
+  // Directories holding an entry of ours made since they were last fsynced.
+  readonly #pending = new Set<string>()
+
+  constructor(durable: boolean) {
+    this.durable = durable
+  }
+
+  /** Directories waiting for their fsync. */
+  get pending(): number {
+    return this.#pending.size
+  }
+
+  /** `mkdir -p dir`; the parent of every level it made is remembered for {@link sync}. */
+  *makeDir(dir: string, mode: number): Io<void> {
+    if (!this.durable) {
+      yield* mkdir(dir, mode)
+      return
+    }
+    // The levels missing before the mkdir are the ones it makes (the mkdir memo cannot say which it made).
+    const missing: string[] = []
+    for (let level = path.resolve(dir); ;) {
+      try {
+        yield* lstat(level)
+        break
+      } catch (error) {
+        if (errorCode(error) !== 'ENOENT') break
+      }
+      missing.push(level)
+      const parent = path.dirname(level)
+      if (parent === level) break
+      level = parent
+    }
+    yield* mkdir(dir, mode)
+    for (const level of missing) this.#pending.add(path.dirname(level))
+  }
+
+  /** A file in `dir` was opened with O_CREAT: its name may be new (whether it was cannot be told). */
+  opened(dir: string): void {
+    if (this.durable) this.#pending.add(path.resolve(dir))
+  }
+
+  /** fsyncs every remembered directory, shallowest first (a crash midway leaves the upper levels durable). */
+  *sync(): Io<void> {
+    const dirs = [...this.#pending].sort((a, b) => depth(a) - depth(b))
+    for (const dir of dirs) {
+      try {
+        yield* syncDir(dir)
+      } catch (error) {
+        const code = errorCode(error)
+        // Gone (removed since): the entry it would protect went with it; a recreated path is remembered anew.
+        if (code !== 'ENOENT' && code !== 'ENOTDIR') throw error
+      }
+      this.#pending.delete(dir)
+    }
+  }
+}
+
+function depth(dir: string): number {
+  return dir.split(path.sep).length
 }
 
 /**
@@ -170,6 +251,8 @@ function execAsync(op: IoOp, driver: AsyncDriver): Promise<unknown> {
       return limited(() => fs.lstat(op.path))
     case 'close':
       return limited(() => fs.close(op.fd))
+    case 'syncDir':
+      return limited(() => fs.syncDir(op.path))
     case 'sleep':
       return new Promise((resolve) => setTimeout(resolve, op.ms))
     case 'lock':
@@ -198,6 +281,8 @@ function execSync(op: IoOp, driver: SyncDriver): unknown {
       return fs.lstatSync(op.path)
     case 'close':
       return fs.closeSync(op.fd)
+    case 'syncDir':
+      return fs.syncDirSync(op.path)
     case 'sleep':
       return sleepSync(op.ms)
     case 'lock':

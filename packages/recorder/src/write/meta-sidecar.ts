@@ -2,6 +2,7 @@ import { type MetaBase, MetaWriter } from './meta-writer.js'
 import { findMeta } from '../format/meta-file.js'
 import { metaPathOf, sidecarDirOf } from '../format/record-format.js'
 import { ensureSidecarDir } from '../format/sidecar-dir.js'
+import type { RecorderFs } from '../util/recorder-fs.js'
 import { limited } from '../util/write-limiter.js'
 
 /** Where a fresh session's counts start. */
@@ -17,6 +18,7 @@ export function createMetaWriter(
   sessionId: string,
   debounceMs: number,
   onError: (error: unknown) => void,
+  durableFs: RecorderFs | null = null,
 ): MetaWriter {
   return new MetaWriter({
     metaPath: metaPathOf(dir, sessionId),
@@ -24,6 +26,7 @@ export function createMetaWriter(
     debounceMs,
     limited: (call) => limited(() => ensureSidecarDir(sidecarDirOf(dir)).then(call)),
     onError,
+    durableFs,
   })
 }
 

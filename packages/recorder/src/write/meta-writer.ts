@@ -1,9 +1,11 @@
 import fs from 'node:fs'
 import { createRequire } from 'node:module'
+import path from 'node:path'
 
 import type WriteFileAtomic from 'write-file-atomic'
 
 import { FORMAT_VERSION, type SessionMeta } from '../format/record-format.js'
+import type { RecorderFs } from '../util/recorder-fs.js'
 
 // write-file-atomic pulls in signal-exit; load it on first use so importing the package touches nothing.
 // `require` exists only inside a bundle (esbuild rewrites `typeof require` and bundles the literal
@@ -18,9 +20,12 @@ function load(): typeof WriteFileAtomic {
   return writeFileAtomic
 }
 
-// Sidecars are as private as the transcripts they describe. No fsync: the sidecar is an index that
-// listSessions rebuilds from the transcript whenever it is missing, corrupt or older than the transcript.
+// Sidecars are as private as the transcripts they describe. With `fsync: 'never'` no fsync: the sidecar is
+// an index that listSessions rebuilds from the transcript whenever it is missing, corrupt or older than the
+// transcript. In a durable mode the temp file is fsynced before the rename and the directory after it, so
+// the sidecar close() leaves behind survives a power cut as it is, never as an empty file under its name.
 const META_OPTIONS = { mode: 0o600, fsync: false } as const
+const DURABLE_META_OPTIONS = { mode: 0o600, fsync: true } as const
 
 /** Where a session's counts start: a fresh session, or the sidecar of a resumed one. */
 export interface MetaBase {
@@ -36,6 +41,8 @@ export interface MetaWriterSettings {
   /** Runs the (async) write under the recorder's process-wide file-system cap. */
   readonly limited: <T>(call: () => Promise<T>) => Promise<T>
   readonly onError: (error: unknown) => void
+  /** In a durable fsync mode, the seam that fsyncs the sidecar's directory after each rename; else null. */
+  readonly durableFs: RecorderFs | null
 }
 
 /**
@@ -122,7 +129,8 @@ export class MetaWriter {
     if (meta === null || !this.#dirty) return
     try {
       if (isSymlink(this.#s.metaPath)) return
-      load().sync(this.#s.metaPath, `${JSON.stringify(meta)}\n`, META_OPTIONS)
+      load().sync(this.#s.metaPath, `${JSON.stringify(meta)}\n`, this.#options())
+      this.#s.durableFs?.syncDirSync(path.dirname(this.#s.metaPath))
       this.#dirty = false
     } catch {
       // At exit a stale sidecar is harmless: listSessions rebuilds it from the transcript.
@@ -156,7 +164,9 @@ export class MetaWriter {
         const stats = await fs.promises.lstat(this.#s.metaPath).catch(() => null)
         if (stats?.isSymbolicLink())
           throw new Error(`${this.#s.metaPath} is a symbolic link; not following it`)
-        await load()(this.#s.metaPath, `${JSON.stringify(meta)}\n`, META_OPTIONS)
+        await load()(this.#s.metaPath, `${JSON.stringify(meta)}\n`, this.#options())
+        // The rename is atomic but not durable until its directory is fsynced.
+        await this.#s.durableFs?.syncDir(path.dirname(this.#s.metaPath))
       })
       .catch((error: unknown) => {
         this.#dirty = true
@@ -169,6 +179,11 @@ export class MetaWriter {
     await writing
     // Changes that arrived during the write go out after the next debounce, not in a tight loop.
     if (this.#dirty) this.#arm()
+  }
+
+  #options(): typeof META_OPTIONS | typeof DURABLE_META_OPTIONS {
+    // A fresh object each time: write-file-atomic fills in fields (chown) on the one it is given.
+    return { ...(this.#s.durableFs === null ? META_OPTIONS : DURABLE_META_OPTIONS) }
   }
 
   #snapshot(): SessionMeta | null {

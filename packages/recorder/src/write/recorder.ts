@@ -24,9 +24,8 @@ import { exitGoal, flushSyncGoal } from './goals.js'
 import { Writer } from './writer.js'
 import { codexSessionMeta, TurnShaper, type Turn } from './turns.js'
 import { isoTimestamp } from '../util/iso-timestamp.js'
+import { runSync } from './io.js'
 import { limited } from '../util/write-limiter.js'
-
-const DIR_MODE = 0o700
 
 /**
  * The recorder: a thin facade that wires the parts of the write core and owns the session's lifecycle
@@ -88,10 +87,15 @@ class SessionRecorder implements Recorder {
       () => this.#details(),
     )
     this.#meta = options.meta
-      ? createMetaWriter(dir, this.sessionId, options.metaDebounceMs, (cause) =>
-          this.#reporter.report(
-            error(RecorderErrorCode.META_FAILED, 'could not write the meta sidecar', cause),
-          ),
+      ? createMetaWriter(
+          dir,
+          this.sessionId,
+          options.metaDebounceMs,
+          (cause) =>
+            this.#reporter.report(
+              error(RecorderErrorCode.META_FAILED, 'could not write the meta sidecar', cause),
+            ),
+          options.fsync === 'never' ? null : this.#fs,
         )
       : null
     if (this.#meta !== null) {
@@ -126,7 +130,13 @@ class SessionRecorder implements Recorder {
           ),
         ),
     })
-    this.#transcript = new Transcript(this.filePath, dir, options.fileCheckIntervalMs, error)
+    this.#transcript = new Transcript(
+      this.filePath,
+      dir,
+      options.fileCheckIntervalMs,
+      error,
+      options.fsync !== 'never',
+    )
     this.#lock = new LockKeeper(
       {
         filePath: this.filePath,
@@ -314,8 +324,8 @@ class SessionRecorder implements Recorder {
     // synchronously here, once, so that from the moment createRecorder returns the exit drain knows whether
     // the session is ours; on failure the write loop repeats them asynchronously and reports.
     try {
-      this.#fs.mkdirSync(this.#transcript.dir, DIR_MODE)
-      this.#transcript.markDirReady()
+      // The same procedure the write loop runs (it remembers the levels it made, to fsync their parents).
+      runSync(this.#transcript.ensureDir(), { fs: this.#fs, lock: noLockStep })
     } catch {
       return
     }
@@ -384,6 +394,10 @@ class SessionRecorder implements Recorder {
         this.#writer === undefined ? 0 : this.#writer.marks.unwritten(this.#sequencer.recorded),
     }
   }
+}
+
+function noLockStep(): void {
+  // ensureDir never asks for the lock: making the directory comes before taking it.
 }
 
 function ignore(): void {

@@ -48,6 +48,9 @@ export class Transcript {
   readonly dir: string
   readonly #error: ErrorFactory
   readonly #checkIntervalMs: number
+  // The directory entries made for this transcript (its directory's levels, the file itself): fsynced by
+  // sync() before it resolves, so a power cut cannot take away a file whose records were acknowledged.
+  readonly #entries: io.NewEntries
 
   #fd: number | null = null
   #dev = 0
@@ -74,11 +77,12 @@ export class Transcript {
   bytesWritten = 0
   retries = 0
 
-  constructor(filePath: string, dir: string, checkIntervalMs: number, error: ErrorFactory) {
+  constructor(filePath: string, dir: string, checkIntervalMs: number, error: ErrorFactory, durable = false) {
     this.filePath = filePath
     this.dir = dir
     this.#checkIntervalMs = checkIntervalMs
     this.#error = error
+    this.#entries = new io.NewEntries(durable)
   }
 
   get isOpen(): boolean {
@@ -101,11 +105,6 @@ export class Transcript {
     return this.#fd
   }
 
-  /** The directory was made synchronously by `createRecorder`. */
-  markDirReady(): void {
-    this.#dirReady = true
-  }
-
   /** Checking the path before the next write is due: the interval passed, or a write failed. */
   checkDue(now: number): boolean {
     if (this.#suspect) return true
@@ -115,7 +114,7 @@ export class Transcript {
   *ensureDir(): io.Io<void> {
     if (this.#dirReady) return
     try {
-      yield* io.mkdir(this.dir, DIR_MODE)
+      yield* this.#entries.makeDir(this.dir, DIR_MODE)
     } catch (error) {
       throw this.#error(RecorderErrorCode.DIR_FAILED, `could not create the directory ${this.dir}`, error)
     }
@@ -173,6 +172,7 @@ export class Transcript {
       throw this.#error(RecorderErrorCode.OPEN_FAILED, 'could not inspect the opened transcript', error)
     }
     this.#fd = fd
+    this.#entries.opened(this.dir)
     this.#dev = stats.dev
     this.#ino = stats.ino
     this.#size = stats.size
@@ -322,7 +322,7 @@ export class Transcript {
     for (;;) {
       try {
         yield* io.fdatasync(fd)
-        return
+        break
       } catch (error) {
         if (isTransient(error) && transientFailures < TRANSIENT_RETRIES) {
           this.retries++
@@ -331,6 +331,15 @@ export class Transcript {
         }
         throw this.#error(RecorderErrorCode.FSYNC_FAILED, 'fdatasync of the transcript failed', error)
       }
+    }
+    try {
+      yield* this.#entries.sync()
+    } catch (error) {
+      throw this.#error(
+        RecorderErrorCode.FSYNC_FAILED,
+        "fsync of the transcript's directory failed (the file may not survive a power cut)",
+        error,
+      )
     }
   }
 
