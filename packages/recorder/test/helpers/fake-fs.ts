@@ -1,6 +1,7 @@
 import { nodeFs, type RecorderFs } from '../../src/util/recorder-fs.js'
 
-type AsyncName = 'forgetDir' | 'mkdir' | 'open' | 'write' | 'fdatasync' | 'fstat' | 'lstat' | 'read' | 'close'
+type AsyncName =
+  'forgetDir' | 'mkdir' | 'open' | 'write' | 'fdatasync' | 'fstat' | 'lstat' | 'read' | 'close' | 'syncDir'
 type SyncName =
   | 'mkdirSync'
   | 'openSync'
@@ -10,6 +11,7 @@ type SyncName =
   | 'lstatSync'
   | 'readSync'
   | 'closeSync'
+  | 'syncDirSync'
 
 export interface FakeFs extends RecorderFs {
   /** Calls per operation since creation (or the last `reset`). */

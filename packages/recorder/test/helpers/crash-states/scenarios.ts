@@ -3,7 +3,7 @@ import path from 'node:path'
 
 import { createRecorder, type RecorderOptions } from '../../../src/index.js'
 import { repairTranscript } from '../../../src/internal.js'
-import { finished, startFixture } from '../../support/run-fixture.js'
+import { finished, startFixture } from '../run-fixture.js'
 import { writeCorruptTranscript } from '../corrupt-transcript.js'
 import type { Scenario } from './explore.js'
 import { traceForeignCalls } from './foreign-calls.js'
