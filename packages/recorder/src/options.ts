@@ -53,9 +53,12 @@ export interface RecorderOptions {
   readonly resume?: boolean
   /**
    * Durability. `'never'`: bytes reach the OS page cache (they survive a process crash, not a power cut).
-   * `'flush'`: `flush()`/`close()` resolve only after one `fdatasync` covering everything they wait for.
-   * `'batch'`: every write is followed by one `fdatasync` before its records count as persisted.
-   * A sync always covers a whole batch, never one record.
+   * `'flush'`: `flush()`/`close()` resolve only after one `fdatasync` covering everything they wait for,
+   * and after an fsync of every directory that gained an entry of ours since (the transcript created, a
+   * directory level made): what they acknowledged survives a power cut.
+   * `'batch'`: every write is followed by one `fdatasync` (and those directory fsyncs) before its records
+   * count as persisted. A sync always covers a whole batch, never one record; a directory is synced once
+   * per entry made, never per flush.
    * @default 'flush'
    */
   readonly fsync?: FsyncMode
