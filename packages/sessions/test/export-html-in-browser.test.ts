@@ -33,9 +33,9 @@ describe('HTML export, the file itself', () => {
     expect(csp).toMatch(/script-src 'sha256-[A-Za-z0-9+/=]+'(;|$)/)
     expect(csp).toMatch(/connect-src 'none'/)
     expect(csp).not.toContain('unsafe')
-    // Executable scripts: exactly one (the two islands are application/json).
+    // Executable scripts: exactly one (the islands are application/json).
     expect(page.match(/<script>/g)).toHaveLength(1)
-    expect(page.match(/<script\b/g)).toHaveLength(3)
+    expect(page.match(/<script type="application\/json"/g)).toHaveLength(2)
   })
 
   it('carries no payload in a form a parser could act on', async () => {

@@ -3,7 +3,7 @@
  * (`<script type="application/json">`, which no browser executes) that the one inline script renders. The
  * Content-Security-Policy allows exactly that script and that stylesheet by hash, no other script, style,
  * image, font, frame or connection: a page built from hostile text can neither run code nor phone home.
- * Written in three parts so an export streams: the head, the turns island (one turn at a time), the tail.
+ * Written in parts so an export streams: the head, islands of turns (the script after the first), the tail.
  */
 import { createHash } from 'node:crypto'
 import { PAGE_SCRIPT } from './page-script.js'
@@ -47,20 +47,37 @@ export function pageHead(options: PageOptions): string {
     '<meta name="generator" content="sessiontape">\n' +
     `<title>${escapeHtml(options.title)}</title>\n<style>${PAGE_STYLE}</style>\n</head>\n<body>\n` +
     '<noscript><p>This page shows the session with its inline script, which is off in this browser.</p></noscript>\n' +
-    '<main id="app"></main>\n<script type="application/json" id="st-turns">['
+    '<main id="app"></main>\n'
   )
 }
 
-/** One turn of the island (`first` tells whether a comma goes before it). */
-export function pageTurn(turn: unknown, first: boolean): string {
-  return (first ? '' : ',\n') + jsonIsland(turn)
+/**
+ * Turns per island. The script runs right after the first island, so the first screen is painted while the
+ * browser still parses the rest of a long session; later islands are read once the document is complete.
+ */
+export const ISLAND_TURNS = 100
+
+/** One island of turns. */
+export function pageIsland(turns: readonly unknown[]): string {
+  return `<script type="application/json" class="st-turns">[${turns.map(jsonIsland).join(',\n')}]</script>\n`
 }
 
-/** The end of the turns island, the metadata island and the script. */
+/** The script (once, after the first island). */
+export function pageScript(): string {
+  return `<script>${PAGE_SCRIPT}</script>\n`
+}
+
+/** The metadata island (known only at the end of a streamed export) and the end of the page. */
 export function pageTail(meta: unknown): string {
-  return (
-    ']</script>\n' +
-    `<script type="application/json" id="st-meta">${jsonIsland(meta)}</script>\n` +
-    `<script>${PAGE_SCRIPT}</script>\n</body>\n</html>\n`
-  )
+  return `<script type="application/json" id="st-meta">${jsonIsland(meta)}</script>\n</body>\n</html>\n`
+}
+
+/** A whole page of `turns`, islands and script in the order a streamed export writes them. */
+export function wholePage(options: PageOptions, turns: readonly unknown[], meta: unknown): string {
+  let out = pageHead(options)
+  for (let i = 0; i < turns.length || i === 0; i += ISLAND_TURNS) {
+    out += pageIsland(turns.slice(i, i + ISLAND_TURNS))
+    if (i === 0) out += pageScript()
+  }
+  return out + pageTail(meta)
 }

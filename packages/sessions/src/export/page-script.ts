@@ -12,8 +12,20 @@
 export const PAGE_SCRIPT = String.raw`(function () {
 'use strict';
 var CHUNK = 40;
-var turns = JSON.parse(document.getElementById('st-turns').textContent || '[]');
-var meta = JSON.parse(document.getElementById('st-meta').textContent || '{}');
+var turns = [];
+var meta = {};
+var islandsRead = 0;
+// Islands parsed so far: at first only the one before this script; the rest once the document is complete.
+function readIslands() {
+  var els = document.querySelectorAll('script.st-turns');
+  for (; islandsRead < els.length; islandsRead++) {
+    var part = JSON.parse(els[islandsRead].textContent || '[]');
+    for (var i = 0; i < part.length; i++) turns.push(part[i]);
+  }
+  var metaEl = document.getElementById('st-meta');
+  if (metaEl) meta = JSON.parse(metaEl.textContent || '{}');
+}
+readIslands();
 var main = document.getElementById('app');
 var SVGNS = 'http://www.w3.org/2000/svg';
 var NUM = new Intl.NumberFormat('en-US');
@@ -243,7 +255,7 @@ function renderHeader() {
   fact('Turns', NUM.format(turns.length));
   if (meta.redaction) fact('Redacted', NUM.format(meta.redaction.total) + ' secrets');
   branch.hidden = !anyOff();
-  foot.textContent = 'Exported by sessiontape' + (meta.file ? ' from ' + meta.file : '') +
+  foot.textContent = (meta.live ? 'Followed live by sessiontape' : 'Exported by sessiontape') + (meta.file ? ' from ' + meta.file : '') +
     (meta.problems ? ' · the reader found ' + meta.problems + ' problem' + (meta.problems === 1 ? '' : 's') + ' in the file' : '');
 }
 
@@ -403,13 +415,24 @@ theme.addEventListener('click', function () {
 });
 
 renderHeader();
-renderUsage();
 renderMore();
 
+function complete() {
+  readIslands();
+  renderHeader();
+  renderUsage();
+  pending.hidden = meta.pending !== true;
+  var r = sentinel.getBoundingClientRect();
+  if (r.top < window.innerHeight + 1500) renderMore();
+  if (meta.live) follow(meta.live);
+}
+if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', complete);
+else complete();
+
 // ---- live follow ----
-if (meta.live) {
+function follow(url) {
   status.textContent = 'connecting…';
-  var source = new EventSource(meta.live);
+  var source = new EventSource(url);
   source.addEventListener('turns', function (e) {
     var msg = JSON.parse(e.data);
     var atBottom = window.innerHeight + window.scrollY >= document.body.scrollHeight - 80;

@@ -4,7 +4,7 @@
  */
 import type { ConversationEvent, Usage } from '../model.js'
 import type { RedactionReport, Redactor } from '../redact/redactor.js'
-import { pageHead, pageTail, pageTurn } from './html.js'
+import { ISLAND_TURNS, pageHead, pageIsland, pageScript, pageTail } from './html.js'
 import { markdownFooter, markdownHeader, markdownTurn } from './markdown.js'
 import { showControls } from './text-safety.js'
 import { TurnBuilder, type SessionFacts, type Turn } from './turns.js'
@@ -21,6 +21,10 @@ export interface RenderOptions {
   readonly activeOnly: boolean
   /** The transcript's path, shown in the page's footer. */
   readonly file?: string
+  /** A page served live: its policy lets it connect to its own origin (the event stream). */
+  readonly live?: boolean
+  /** More for the page's metadata island (a live page's stream URL, whether a line is being written). */
+  readonly meta?: { readonly live?: string; readonly pending?: boolean }
 }
 
 export interface RenderSummary {
@@ -34,7 +38,7 @@ export interface RenderSummary {
 export function pageMeta(
   facts: SessionFacts,
   total: Usage,
-  extra: { file?: string; problems?: number; redaction?: RedactionReport; live?: string },
+  extra: { file?: string; problems?: number; redaction?: RedactionReport; live?: string; pending?: boolean },
 ): Record<string, unknown> {
   return { ...facts, total, ...extra }
 }
@@ -59,15 +63,25 @@ export async function renderEvents(
 ): Promise<RenderSummary> {
   const builder = turnBuilder(options)
   let written = 0
-  const emit = async (turn: Turn): Promise<void> => {
-    if (options.format === 'md') {
-      await write((written === 0 ? markdownHeader(builder.facts) : '') + markdownTurn(turn))
-    } else {
-      await write(pageTurn(turn, written === 0))
-    }
-    written++
+  /** HTML: the turns of the island being filled, and whether the script is out (it follows the first island). */
+  let island: Turn[] = []
+  let scriptOut = false
+  const flushIsland = async (): Promise<void> => {
+    await write(pageIsland(island) + (scriptOut ? '' : pageScript()))
+    scriptOut = true
+    island = []
   }
-  if (options.format === 'html') await write(pageHead({ title: 'Session · sessiontape' }))
+  const emit = async (turn: Turn): Promise<void> => {
+    written++
+    if (options.format === 'md') {
+      await write((written === 1 ? markdownHeader(builder.facts) : '') + markdownTurn(turn))
+      return
+    }
+    island.push(turn)
+    if (island.length >= ISLAND_TURNS) await flushIsland()
+  }
+  if (options.format === 'html')
+    await write(pageHead({ title: 'Session · sessiontape', live: options.live === true }))
   for await (const event of events) {
     const done = builder.push(event)
     if (done !== undefined) await emit(done)
@@ -81,7 +95,17 @@ export async function renderEvents(
         markdownFooter(builder.facts, builder.total, written, redaction),
     )
   } else {
-    const extra: { file?: string; problems?: number; redaction?: RedactionReport } = { problems: problems() }
+    if (island.length > 0 || !scriptOut) await flushIsland()
+    const extra: {
+      file?: string
+      problems?: number
+      redaction?: RedactionReport
+      live?: string
+      pending?: boolean
+    } = {
+      problems: problems(),
+      ...options.meta,
+    }
     if (options.file !== undefined) extra.file = options.redactor?.redactText(options.file) ?? options.file
     if (redaction !== undefined) extra.redaction = redaction
     await write(pageTail(pageMeta(builder.facts, builder.total, extra)))

@@ -74,6 +74,9 @@ export interface SessionFacts {
   ended?: string
 }
 
+/** How much a title is trusted, by who set it (the conversation model's rule: set > generated > summary). */
+const TITLE_RANK: Readonly<Record<string, number>> = { set: 3, generated: 2, summary: 1 }
+
 export const ZERO_USAGE: Usage = {
   inputTokens: 0,
   cacheReadInputTokens: 0,
@@ -120,6 +123,8 @@ export class TurnBuilder {
   count = 0
   readonly #options: TurnBuilderOptions
   #current: Turn | undefined
+  /** How much the title in `facts` is trusted (TITLE_RANK). */
+  #titleRank = -1
   /** Calls of the current turn waiting for their result. */
   #calls = new Map<string, Extract<TurnItem, { t: 'tool' }>>()
 
@@ -156,11 +161,17 @@ export class TurnBuilder {
         }
         this.facts.agent = event.agent
         return undefined
-      case 'title':
-        this.facts.title = text(event.title)
+      case 'title': {
+        // The page's title prefers one a person set, then the agent's, then a summary; the latest of equals.
+        const rank = TITLE_RANK[(event as { source?: string }).source ?? ''] ?? 0
+        if (rank >= this.#titleRank) {
+          this.facts.title = text(event.title)
+          this.#titleRank = rank
+        }
         // A title set mid-session is shown where it happened; one before any message only names the page.
         if (this.#current !== undefined) this.#add({ ...base, t: 'title', title: text(event.title) })
         return undefined
+      }
       case 'usage': {
         this.total = addUsage(this.total, event.usage)
         const turn = this.#turn(event.timestamp)
