@@ -289,7 +289,8 @@ function renderUsage() {
     max = Math.max(max, i0 + o0);
   }
   if (max === 0) return;
-  var W = 1000, H = 120, pad = 14, bw = W / buckets;
+  // A few turns get narrow bars on the left, not a few wide slabs.
+  var W = 1000, H = 120, pad = 14, bw = W / Math.max(buckets, 40);
   var svg = document.createElementNS(SVGNS, 'svg');
   svg.setAttribute('class', 'chart');
   svg.setAttribute('viewBox', '0 0 ' + W + ' ' + H);
