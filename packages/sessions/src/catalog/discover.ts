@@ -1,0 +1,113 @@
+import type { Dirent } from 'node:fs'
+import { readdir } from 'node:fs/promises'
+import path from 'node:path'
+
+/** A transcript found under a listed directory. */
+export interface FoundFile {
+  readonly file: string
+  /** Set for a subagent's transcript: the session file it belongs to (Claude's `<session>/subagents/`). */
+  readonly parent?: string
+}
+
+/**
+ * How a directory is walked. `shallow` is `listSessions`' rule (the directory's own transcripts, or, when it
+ * has none, each subdirectory's and each subdirectory's `chats/`); `deep` walks down to {@link MAX_DEPTH}
+ * levels (Codex's `YYYY/MM/DD`, any agent's layout).
+ */
+export type WalkMode = 'shallow' | 'deep'
+
+/** Levels below a listed directory that `deep` looks at: Codex's `sessions/YYYY/MM/DD` needs 3. */
+const MAX_DEPTH = 5
+/** Directories read per walk: bounds a walk pointed at a huge tree (`/`, a home directory). */
+const MAX_DIRECTORIES = 20_000
+/** Transcripts per walk: far past any real history, a bound for a hostile tree. */
+export const MAX_FILES = 200_000
+/** Subagent transcripts kept per session (Claude writes one per Task call). */
+const MAX_SUBAGENTS = 1000
+
+const GEMINI_DOCUMENT = /^session-.*\.json$/
+
+export function isTranscriptName(name: string): boolean {
+  return name.endsWith('.jsonl') || GEMINI_DOCUMENT.test(name)
+}
+
+/**
+ * The transcripts under `dir`, sorted by path, with each session's subagent transcripts marked (a
+ * directory named like a sibling transcript, `<session>/` next to `<session>.jsonl`, holds that session's
+ * subagents, directly or in `subagents/`). Dot-directories (`.sessiontape` sidecars) are skipped. Read only;
+ * a directory that cannot be read is skipped (a missing agent directory is the common case).
+ */
+export async function findTranscripts(dir: string, mode: WalkMode): Promise<FoundFile[]> {
+  const found: FoundFile[] = []
+  const budget = { directories: MAX_DIRECTORIES }
+  if (mode === 'shallow') {
+    const own = await walkOne(dir, found, budget)
+    if (own.transcripts === 0) {
+      for (const sub of own.subdirectories) {
+        const at = path.join(dir, sub)
+        await walkOne(at, found, budget)
+        await walkOne(path.join(at, 'chats'), found, budget)
+      }
+    }
+  } else {
+    let level = [dir]
+    for (let depth = 0; depth <= MAX_DEPTH && level.length > 0 && found.length < MAX_FILES; depth++) {
+      const next: string[] = []
+      for (const at of level) {
+        const { subdirectories } = await walkOne(at, found, budget)
+        for (const sub of subdirectories) next.push(path.join(at, sub))
+      }
+      level = next
+    }
+  }
+  return found.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0))
+}
+
+/** Reads one directory: its transcripts (and their subagent directories) go to `found`. */
+async function walkOne(
+  dir: string,
+  found: FoundFile[],
+  budget: { directories: number },
+): Promise<{ transcripts: number; subdirectories: string[] }> {
+  if (budget.directories-- <= 0) return { transcripts: 0, subdirectories: [] }
+  let entries: Dirent[]
+  try {
+    entries = await readdir(dir, { withFileTypes: true })
+  } catch {
+    // Missing or unreadable: an agent that is not installed, or a directory we may not read.
+    return { transcripts: 0, subdirectories: [] }
+  }
+  // Session files by name without extension: a directory of that name holds its subagents.
+  const sessions = new Map<string, string>()
+  let transcripts = 0
+  for (const entry of entries) {
+    if (!isTranscriptName(entry.name) || !(entry.isFile() || entry.isSymbolicLink())) continue
+    if (found.length >= MAX_FILES) break
+    const file = path.join(dir, entry.name)
+    found.push({ file })
+    sessions.set(entry.name.replace(/\.jsonl?$/, ''), file)
+    transcripts++
+  }
+  const subdirectories: string[] = []
+  for (const entry of entries) {
+    if (!entry.isDirectory() || entry.name.startsWith('.')) continue
+    const parent = sessions.get(entry.name)
+    if (parent !== undefined) await subagentsOf(path.join(dir, entry.name), parent, found)
+    else subdirectories.push(entry.name)
+  }
+  return { transcripts, subdirectories }
+}
+
+async function subagentsOf(dir: string, parent: string, found: FoundFile[]): Promise<void> {
+  let kept = 0
+  for (const at of [path.join(dir, 'subagents'), dir]) {
+    const entries = await readdir(at, { withFileTypes: true }).catch(() => [] as Dirent[])
+    for (const entry of entries) {
+      if (kept >= MAX_SUBAGENTS || found.length >= MAX_FILES) return
+      if (entry.name.endsWith('.jsonl') && entry.isFile()) {
+        found.push({ file: path.join(at, entry.name), parent })
+        kept++
+      }
+    }
+  }
+}
