@@ -53,7 +53,7 @@ interface Entry {
 export async function followFile(filePath: string, options: FollowOptions, io: CliIo): Promise<void> {
   const style = styleOf(io)
   const maxLineBytes = options.maxLineBytes ?? CLI_MAX_LINE_BYTES
-  const reader = lineParserFor(options.format ?? 'sessiontape')
+  const reader = lineParserFor(options.format ?? 'sessiontape', filePath)
   if (reader === undefined) throw new TypeError('followFile: a single JSON document has no lines to follow')
   const { parse, completeTail } = reader
   let handle: FileHandle = await open(filePath, 'r')

@@ -39,6 +39,24 @@ describe('a transcript format is recognised from its content, and can be given',
         line({ id: 'm1', type: 'user', content: 'hi' }),
     ],
     ['gemini-json', JSON.stringify({ sessionId: 's', projectHash: 'h', messages: [] }, null, 2)],
+    // One minified document alone is the older format; a header line with `messages: []` and lines after it is JSONL.
+    ['gemini-json', JSON.stringify({ sessionId: 's', projectHash: 'h', messages: [] })],
+    [
+      'gemini-cli',
+      line({ sessionId: 's', projectHash: 'h', startTime: 't', messages: [] }) +
+        line({ id: 'm1', type: 'user', content: 'hi' }),
+    ],
+    [
+      'codex-cli',
+      line({ timestamp: 't', type: 'session_meta', payload: { id: 'th', cwd: '/w' } }) +
+        line({ timestamp: 't', type: 'response_item', payload: { type: 'message', role: 'user' } }),
+    ],
+    ['codex-cli', line({ session_id: 'th', ts: 1, text: 'a prompt' })],
+    [
+      'copilot-cli',
+      line({ type: 'session.start', data: { sessionId: 's' }, id: 'e1', timestamp: 't', parentId: null }),
+    ],
+    ['cursor-cli', line({ role: 'user', message: { content: [{ type: 'text', text: 'hi' }] } })],
     ['sessiontape', ''],
     ['sessiontape', 'garbage\n'],
   ] as const)('%s', async ([format, text]) => {

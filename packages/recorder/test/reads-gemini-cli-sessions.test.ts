@@ -44,6 +44,22 @@ describe('Gemini CLI sessions are replayed as Gemini CLI reads them', () => {
     expect(activeBranch(session.records).records.map((r) => r.uuid)).toEqual(['m1', 'm2', 'm5', 'm6'])
   })
 
+  it('a header line that carries `"messages": []` (as third-party tools write it) is JSONL, read with every message', async () => {
+    await withTempDir(async (dir) => {
+      const file = path.join(dir, 'session-2026-05-01T09-00-c4e2a9f1.jsonl')
+      const lines = [
+        { sessionId: 's', projectHash: 'h', startTime: '2026-05-01T09:00:00.000Z', messages: [] },
+        { id: 'a', type: 'user', content: 'hi' },
+        { id: 'b', type: 'gemini', content: 'hello' },
+      ]
+      await writeFile(file, lines.map((l) => `${JSON.stringify(l)}\n`).join(''))
+      const session = await readSession(file)
+      expect(session.format).toBe('gemini-cli')
+      expect(session.problems).toEqual([])
+      expect(session.records.map((r) => r.uuid)).toEqual(['a', 'b'])
+    })
+  })
+
   it('a $rewindTo an unknown id clears every message, as Gemini CLI does', async () => {
     const header = { sessionId: 's', projectHash: 'h' }
     const a = { id: 'a', type: 'user', content: 'x' }

@@ -38,7 +38,7 @@ export async function* classifiedLines(
   }
   const raw = options.raw === true
   let out: ClassifiedLine<Buffer | undefined>[] = []
-  const { parse, completeTail } = lineParserFor(format)!
+  const { parse, completeTail } = lineParserFor(format, filePath)!
   const tracker = new TornLineTracker<Buffer | undefined>((line) => out.push(line), 0, parse, completeTail)
   let tail: LineTail | undefined
   let overlongTail: { line: number; bytes: number; offset: number } | undefined

@@ -45,8 +45,12 @@ export function formatOfPrefix(prefix: Uint8Array, size: number): TranscriptForm
     // A pretty-printed JSON document (Gemini's older format) starts with a line that is just `{` — a whole
     // line: a file that is only `{`, unterminated, is a torn first record of ours (a crash one byte in).
     if (firstLine && text === '{' && terminated) return 'gemini-json'
+    const first = firstLine
     firstLine = false
     const verdict = formatOfLine(text)
+    // A whole document on the first line is Gemini's older format only when nothing follows it: a header
+    // line that carries `"messages": []` followed by more lines (as third-party tools write it) is JSONL.
+    if (verdict === 'gemini-json' && first && terminated && hasMoreLines(bytes, start)) return 'gemini-cli'
     if (verdict !== undefined) return verdict
   }
   if (wholeFile && bytes.toString('utf8', 0, Math.min(bytes.length, 1)) === '{') {
@@ -69,6 +73,8 @@ export function formatOfLine(text: string): Verdict {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return undefined
   const o = value as Record<string, unknown>
   if (hasEnvelope(o)) return 'sessiontape'
+  const foreign = formatOfIdlessLine(o)
+  if (foreign !== undefined) return foreign
   if ('$set' in o || '$rewindTo' in o || '$patch' in o) return 'gemini-cli'
   if (typeof o.projectHash === 'string' && typeof o.sessionId === 'string' && o.uuid === undefined) {
     return Array.isArray(o.messages) ? 'gemini-json' : 'gemini-cli'
@@ -93,6 +99,37 @@ export function formatOfLine(text: string): Verdict {
   if ('usageMetadata' in o || 'systemPayload' in o || 'toolCallResult' in o || o.type === 'tool_result')
     return 'qwen-code'
   return undefined
+}
+
+/**
+ * The formats whose lines carry no `uuid`: Codex CLI (`{timestamp, type, payload}` rollout lines, and its
+ * `history.jsonl` prompt log `{session_id, ts, text}`), Copilot CLI (`{type, data, id, parentId}` events),
+ * Cursor CLI (`{role, message}` with no `type`). Gemini's messages are told apart first (no `payload`,
+ * `data` or `parentId`).
+ */
+function formatOfIdlessLine(o: Record<string, unknown>): Verdict {
+  if (o.uuid !== undefined) return undefined
+  if (typeof o.type === 'string' && typeof o.timestamp === 'string' && 'payload' in o) return 'codex-cli'
+  if (typeof o.session_id === 'string' && typeof o.ts === 'number' && typeof o.text === 'string')
+    return 'codex-cli'
+  if (typeof o.type === 'string' && typeof o.id === 'string' && 'parentId' in o && 'data' in o)
+    return 'copilot-cli'
+  const message = o.message
+  if (
+    typeof o.role === 'string' &&
+    o.type === undefined &&
+    message !== null &&
+    typeof message === 'object' &&
+    !Array.isArray(message)
+  )
+    return 'cursor-cli'
+  return undefined
+}
+
+/** Whether anything but blank space follows `start` in `bytes`. */
+function hasMoreLines(bytes: Buffer, start: number): boolean {
+  for (let i = start; i < bytes.length; i++) if (!isSpace(bytes[i]!) && bytes[i] !== 0) return true
+  return false
 }
 
 function formatOfDocument(text: string): Verdict {

@@ -11,8 +11,25 @@ import { describeValue } from '../../util/describe-value.js'
  * - `gemini-cli`: Gemini CLI's `~/.gemini/tmp/<hash>/chats/session-*.jsonl`, a replay log: a header
  *   line, messages keyed by `id`, `$set` / `$patch` / `$rewindTo` lines applied in order.
  * - `gemini-json`: Gemini CLI's older single JSON document per session (`session-*.json`).
+ * - `codex-cli`: Codex CLI's rollouts, `~/.codex/sessions/YYYY/MM/DD/rollout-<time>-<thread>.jsonl`
+ *   (`{timestamp, [ordinal], type, payload}` lines, `session_meta` first; segments of one thread read as
+ *   one session; `.jsonl.zst` read transparently).
+ * - `copilot-cli`: GitHub Copilot CLI's `~/.copilot/session-state/<session>/events.jsonl` (typed events
+ *   linked by `id` / `parentId`).
+ * - `cursor-cli`: Cursor CLI's (`cursor-agent`) transcripts (`{role, message}` lines; sub-agents in
+ *   `subagents/`).
+ *
+ * docs/formats.md describes the record each reader yields.
  */
-export type TranscriptFormat = 'sessiontape' | 'claude-code' | 'qwen-code' | 'gemini-cli' | 'gemini-json'
+export type TranscriptFormat =
+  | 'sessiontape'
+  | 'claude-code'
+  | 'qwen-code'
+  | 'gemini-cli'
+  | 'gemini-json'
+  | 'codex-cli'
+  | 'copilot-cli'
+  | 'cursor-cli'
 
 /** What a reader's `format` option accepts: a format, or `'auto'` to recognise it from the content. */
 export type FormatOption = TranscriptFormat | 'auto'
@@ -23,6 +40,9 @@ export const TRANSCRIPT_FORMATS: readonly TranscriptFormat[] = [
   'qwen-code',
   'gemini-cli',
   'gemini-json',
+  'codex-cli',
+  'copilot-cli',
+  'cursor-cli',
 ]
 
 /** Formats another tool wrote: never ours to write, and read with that tool's rules. */
