@@ -80,7 +80,7 @@ export function stringOption(value: string | boolean | undefined): string | unde
 export const FORMAT_OPTION: OptionSpec = {
   name: 'format',
   value: '<f>',
-  help: 'read the file as: auto (default: recognised from its first lines), sessiontape, claude-code, qwen-code, gemini-cli (JSONL replay), gemini-json (older single document)',
+  help: 'read the file as: auto (default: recognised from its first lines), sessiontape, claude-code, qwen-code, gemini-cli (JSONL replay), gemini-json (older single document), codex-cli, copilot-cli, cursor-cli',
 }
 
 /** The `--format` value, validated: a wrong one is a usage error that lists the formats. */

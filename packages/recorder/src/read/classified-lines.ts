@@ -1,8 +1,11 @@
 import { geminiDocumentLines, geminiJsonlLines } from './formats/gemini-lines.js'
 import { lineParserFor } from './formats/line-parser-for.js'
 import type { TranscriptFormat } from './formats/transcript-format.js'
+import type { SourceDamage } from './byte-source.js'
 import { lineBatches, type LineTail } from './line-batches.js'
-import { TornLineTracker, type ClassifiedLine } from './torn-line-tracker.js'
+import { TornLineTracker, type ClassifiedLine, type LineParser } from './torn-line-tracker.js'
+import { newChain } from './formats/codex-lines.js'
+import { codexSegmentChain } from './formats/codex-segments.js'
 
 export interface ClassifiedLinesOptions {
   readonly signal?: AbortSignal | undefined
@@ -36,17 +39,39 @@ export async function* classifiedLines(
     yield* geminiDocumentLines(filePath, options)
     return
   }
+  if (format === 'codex-cli') {
+    // A later segment of a Codex thread holds only what came after its base: the thread is read from its
+    // first segment to this file, one chain of records across them (see codexSegmentChain).
+    const chain = newChain(filePath)
+    for (const segment of await codexSegmentChain(filePath, options.signal)) {
+      yield* linesOf(segment, lineParserFor(format, segment, chain)!, options)
+    }
+    return
+  }
+  yield* linesOf(filePath, lineParserFor(format, filePath)!, options)
+}
+
+async function* linesOf(
+  filePath: string,
+  { parse, completeTail }: { parse: LineParser; completeTail: boolean },
+  options: ClassifiedLinesOptions,
+): AsyncGenerator<ClassifiedLine<Buffer | undefined>[]> {
   const raw = options.raw === true
   let out: ClassifiedLine<Buffer | undefined>[] = []
-  const { parse, completeTail } = lineParserFor(format, filePath)!
   const tracker = new TornLineTracker<Buffer | undefined>((line) => out.push(line), 0, parse, completeTail)
   let tail: LineTail | undefined
   let overlongTail: { line: number; bytes: number; offset: number } | undefined
+  // The number the line after the last complete one would have (where damage at the end is reported).
+  let lastLine = 1
+  let damage: { kind: SourceDamage['kind']; detail: string; offset: number } | undefined
   const batches = lineBatches(filePath, {
+    onDamage: (found, offset) => (damage = { ...found, offset }),
     onTail: (found) => (tail = found),
     onOverlong: (line, bytes, terminated, offset) => {
-      if (terminated) tracker.overlong(line, offset, bytes, raw ? Buffer.alloc(0) : undefined)
-      else overlongTail = { line, bytes, offset }
+      if (terminated) {
+        tracker.overlong(line, offset, bytes, raw ? Buffer.alloc(0) : undefined)
+        lastLine = line + 1
+      } else overlongTail = { line, bytes, offset }
     },
     signal: options.signal,
     maxLineBytes: options.maxLineBytes,
@@ -54,6 +79,7 @@ export async function* classifiedLines(
   })
   for await (const batch of batches) {
     const { lines, starts, lengths, firstLine } = batch
+    lastLine = firstLine + lines.length
     for (let i = 0; i < lines.length; i++) {
       tracker.line(lines[i]!, firstLine + i, starts[i]!, lengths[i]!, raw ? batch.raw[i]! : undefined)
     }
@@ -70,5 +96,20 @@ export async function* classifiedLines(
     const { line, bytes, offset } = overlongTail
     tracker.end({ text: '', line, offset, length: bytes, overlong: true }, raw ? Buffer.alloc(0) : undefined)
   } else tracker.end()
+  if (damage !== undefined) {
+    // A compressed file whose content stops early: reported once, after its last line.
+    const line =
+      (tail?.line ?? overlongTail?.line ?? lastLine) +
+      (tail !== undefined || overlongTail !== undefined ? 1 : 0)
+    const { kind, detail, offset } = damage
+    out.push({
+      line,
+      offset,
+      length: 0,
+      payload: raw ? Buffer.alloc(0) : undefined,
+      records: [],
+      problems: [{ line, offset, kind, detail }],
+    })
+  }
   if (out.length > 0) yield out
 }

@@ -1,5 +1,5 @@
 import { constants } from 'node:buffer'
-import { open } from 'node:fs/promises'
+import { openByteSource, type SourceDamage } from './byte-source.js'
 
 /** One read's worth of complete lines. */
 export interface LineBatch {
@@ -41,6 +41,11 @@ export interface LineBatchOptions {
   readonly firstLine?: number
   /** @internal Lowered by tests; the default is the longest line a string can be decoded from. */
   readonly maxLineBytes?: number | undefined
+  /**
+   * Called once at the end when a compressed file's content could not be read to its end (cut off,
+   * corrupt, a window over the bound), with the offset where its content stopped.
+   */
+  readonly onDamage?: (damage: SourceDamage, offset: number) => void
 }
 
 /**
@@ -57,7 +62,7 @@ export const MAX_LINE_BYTES = constants.MAX_STRING_LENGTH
 const NEWLINE = 0x0a
 
 /**
- * Reads a file as batches of complete lines, in order, with bounded memory (one buffer, as large as the
+ * Reads a file (or a `.zst` file's decompressed content, see ByteSource) as batches of complete lines, in order, with bounded memory (one buffer, as large as the
  * longest line if that is more than a chunk, and never more than `maxLineBytes`). Lines are split on
  * bytes and each is decoded on its own, so every line is a flat string (fast for JSON.parse) and a
  * multi-byte character is never cut in two.
@@ -66,7 +71,7 @@ export async function* lineBatches(filePath: string, options: LineBatchOptions):
   const { onTail, onOverlong, signal } = options
   const raw = options.raw === true
   const maxLineBytes = options.maxLineBytes ?? MAX_LINE_BYTES
-  const handle = await open(filePath, 'r')
+  const source = await openByteSource(filePath, options.startOffset ?? 0)
   try {
     let buffer = Buffer.allocUnsafe(READ_CHUNK)
     // Bytes at the start of `buffer` that belong to a line whose newline has not been read yet.
@@ -86,7 +91,7 @@ export async function* lineBatches(filePath: string, options: LineBatchOptions):
         buffer.copy(bigger, 0, 0, carry)
         buffer = bigger
       }
-      const { bytesRead } = await handle.read(buffer, carry, buffer.length - carry, base + carry)
+      const bytesRead = await source.read(buffer, carry, buffer.length - carry)
       if (bytesRead === 0) break
       const end = carry + bytesRead
       let lines: string[] = []
@@ -145,7 +150,9 @@ export async function* lineBatches(filePath: string, options: LineBatchOptions):
       const bytes = Buffer.from(buffer.subarray(0, carry))
       onTail({ text: bytes.toString('utf8'), line: nextLine, bytes, offset: base })
     }
+    const damage = source.damage
+    if (damage !== undefined) options.onDamage?.(damage, skipped !== -1 ? skipStart + skipped : base + carry)
   } finally {
-    await handle.close()
+    await source.close()
   }
 }

@@ -2,6 +2,8 @@ import { readdir, stat } from 'node:fs/promises'
 import path from 'node:path'
 import { isValidSessionId, metaPathOf, type SessionMeta } from '../format/record-format.js'
 import { describeValue } from '../util/describe-value.js'
+import { groupCodexThreads } from './formats/codex-threads.js'
+import { dayDirsOf } from './formats/codex-segments.js'
 import { detectFormat } from './formats/detect-format.js'
 import { subagentFiles, summarizeForeign } from './formats/foreign-summary.js'
 import { checkFormat, type FormatOption, type TranscriptFormat } from './formats/transcript-format.js'
@@ -26,6 +28,11 @@ export interface SessionSummary {
   readonly format: TranscriptFormat
   /** Sub-agent transcripts of another agent's session (Claude's `<session>/subagents/agent-*.jsonl`). */
   readonly subagents?: readonly string[]
+  /**
+   * A Codex thread kept in several rollout files (segments): every file of the thread, oldest first.
+   * `filePath` is the newest, and reading it reads the thread from its first segment. Absent for one file.
+   */
+  readonly segments?: readonly string[]
   /** `sidecar`: read from `<sessionId>.meta.json`. `rebuilt`: recomputed from the transcript. `stat`: neither could be read. */
   readonly source: 'sidecar' | 'rebuilt' | 'stat'
   /** Why the sidecar was not used, or why the transcript could not be read; absent when all was well. */
@@ -59,6 +66,8 @@ export interface ListSessionsOptions {
 }
 
 const TRANSCRIPT_SUFFIX = '.jsonl'
+/** Codex CLI compresses closed rollouts: `rollout-….jsonl.zst`, read transparently. */
+const COMPRESSED_TRANSCRIPT_SUFFIX = '.jsonl.zst'
 /** Sessions examined at once: bounds open file descriptors on a directory with thousands of sessions. */
 const CONCURRENCY = 8
 const DEFAULT_STALE_META_MS = 10_000
@@ -88,12 +97,21 @@ export async function listSessions(
   const format = checkFormat(options?.format)
   let files = await transcriptsIn(dir)
   if (files.length === 0) files = await transcriptsBelow(dir)
+  const { heads, segmentsOf } =
+    format === 'auto' || format === 'codex-cli'
+      ? await groupCodexThreads(files)
+      : { heads: files, segmentsOf: new Map<string, string[]>() }
+  files = heads
   const sessions: SessionSummary[] = []
   for (let i = 0; i < files.length; i += CONCURRENCY) {
     const batch = files.slice(i, i + CONCURRENCY)
     sessions.push(
       ...(await Promise.all(
-        batch.map(({ dir: at, name }) => summarize(at, name, writeRebuilt, staleMetaMs, format)),
+        batch.map(async ({ dir: at, name }) => {
+          const summary = await summarize(at, name, writeRebuilt, staleMetaMs, format)
+          const segments = segmentsOf.get(path.join(at, name))
+          return segments === undefined ? summary : { ...summary, segments }
+        }),
       )),
     )
   }
@@ -117,14 +135,25 @@ async function transcriptsIn(dir: string): Promise<Candidate[]> {
   return entries
     .filter(
       (entry) =>
-        (entry.name.endsWith(TRANSCRIPT_SUFFIX) || GEMINI_DOCUMENT.test(entry.name)) &&
+        (entry.name.endsWith(TRANSCRIPT_SUFFIX) ||
+          entry.name.endsWith(COMPRESSED_TRANSCRIPT_SUFFIX) ||
+          GEMINI_DOCUMENT.test(entry.name)) &&
         (entry.isFile() || entry.isSymbolicLink()),
     )
     .map((entry) => ({ dir, name: entry.name }))
 }
 
-/** Transcripts one level down (a projects directory) and in each project's `chats` (Qwen, Gemini). */
+/**
+ * Transcripts one level down (a projects directory) and in each project's `chats` (Qwen, Gemini); in
+ * Codex's `~/.codex/sessions`, every `YYYY/MM/DD` day directory.
+ */
 async function transcriptsBelow(dir: string): Promise<Candidate[]> {
+  const days = await dayDirsOf(dir)
+  if (days.length > 0) {
+    const found: Candidate[] = []
+    for (const day of days) found.push(...(await transcriptsIn(day).catch(() => [])))
+    return found
+  }
   const entries = await readdir(dir, { withFileTypes: true })
   const found: Candidate[] = []
   let seen = 0
@@ -145,7 +174,7 @@ async function summarize(
   staleMetaMs: number,
   formatOption: FormatOption,
 ): Promise<SessionSummary> {
-  const sessionId = name.replace(/\.jsonl?$/, '')
+  const sessionId = name.replace(/\.jsonl(?:\.zst)?$|\.json$/, '')
   const filePath = path.join(dir, name)
   let transcriptStat
   try {
@@ -167,7 +196,7 @@ async function summarize(
     if (format !== 'sessiontape') {
       try {
         const summary = await summarizeForeign(filePath, format, sessionId, mtime)
-        const subagents = await subagentFiles(dir, sessionId)
+        const subagents = await subagentFiles(dir, sessionId, format)
         return {
           ...summary,
           filePath,

@@ -1,4 +1,5 @@
-import { open } from 'node:fs/promises'
+import { stat } from 'node:fs/promises'
+import { isCompressed, openByteSource } from '../byte-source.js'
 import { hasEnvelope } from '../../format/envelope.js'
 import type { TranscriptFormat } from './transcript-format.js'
 import { CLAUDE_METADATA_TYPES } from '../../format/agent-record-types.js'
@@ -153,18 +154,25 @@ function isSpace(byte: number): boolean {
 
 /** {@link formatOfPrefix} of the file at `filePath` (read, never written). */
 export async function detectFormat(filePath: string): Promise<TranscriptFormat> {
-  const handle = await open(filePath, 'r')
+  // A compressed file's size says nothing of its content's: one byte more than the prefix is read to know
+  // whether the prefix is the whole content.
+  const compressed = isCompressed(filePath)
+  const size = compressed ? Infinity : (await stat(filePath)).size
+  const source = await openByteSource(filePath)
   try {
-    const { size } = await handle.stat()
-    const buffer = Buffer.alloc(Math.min(size, DETECT_PREFIX_BYTES))
+    const buffer = Buffer.alloc(Math.min(size, DETECT_PREFIX_BYTES + (compressed ? 1 : 0)))
     let got = 0
     while (got < buffer.length) {
-      const { bytesRead } = await handle.read(buffer, got, buffer.length - got, got)
+      const bytesRead = await source.read(buffer, got, buffer.length - got)
       if (bytesRead === 0) break
       got += bytesRead
     }
-    return formatOfPrefix(buffer.subarray(0, got), Math.max(size, got))
+    const whole = got < buffer.length || !compressed ? got : Infinity
+    return formatOfPrefix(
+      buffer.subarray(0, Math.min(got, DETECT_PREFIX_BYTES)),
+      compressed ? whole : Math.max(size, got),
+    )
   } finally {
-    await handle.close()
+    await source.close()
   }
 }

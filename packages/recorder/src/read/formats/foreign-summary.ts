@@ -74,11 +74,18 @@ export async function summarizeForeign(
 
 /**
  * Sub-agent transcripts of a session, by the agents' layouts: Claude Code keeps them in
- * `<dir>/<session>/subagents/agent-*.jsonl`, Gemini CLI in `<dir>/<session id>/*.jsonl`. Paths, sorted.
+ * `<dir>/<session>/subagents/agent-*.jsonl`, Gemini CLI in `<dir>/<session id>/*.jsonl`, Cursor CLI in a
+ * `subagents/` folder beside the session's transcript (one session per folder). Paths, sorted.
  */
-export async function subagentFiles(dir: string, sessionKey: string): Promise<string[]> {
+export async function subagentFiles(
+  dir: string,
+  sessionKey: string,
+  format?: TranscriptFormat,
+): Promise<string[]> {
   const found: string[] = []
-  for (const sub of [path.join(dir, sessionKey, 'subagents'), path.join(dir, sessionKey)]) {
+  const places = [path.join(dir, sessionKey, 'subagents'), path.join(dir, sessionKey)]
+  if (format === 'cursor-cli') places.push(path.join(dir, 'subagents'))
+  for (const sub of places) {
     const entries = await readdir(sub, { withFileTypes: true }).catch(() => [])
     for (const entry of entries) {
       if (found.length >= MAX_SUBAGENTS) break
