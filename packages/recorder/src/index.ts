@@ -36,7 +36,7 @@ export { PROBLEM_KINDS, type ProblemKind, type ReadProblem } from './format/prob
 export { listSessions, type ListSessionsOptions, type SessionSummary } from './read/list-sessions.js'
 export { createRecorder } from './write/recorder.js'
 export type { Recorder, RecorderStats, RecordOptions, FlushWatermark } from './write/recorder-api.js'
-export type { Turn, TurnKind, TurnUsage } from './write/turns.js'
+export type { Turn, TurnKind, TurnUsage } from './write/turns/turn.js'
 export type { FsyncMode, OverflowPolicy, ProfileFields, RecorderOptions, WriterProfile } from './options.js'
 export {
   InvalidRecordError,

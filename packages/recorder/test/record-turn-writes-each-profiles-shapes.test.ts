@@ -145,6 +145,53 @@ describe('recordTurn() writes each profile its own shapes', () => {
     expect(lines[3]?.parentUuid).toBe(lines[2]?.uuid)
   })
 
+  it("'qwen-code': Gemini API parts, usageMetadata with thoughts apart, the call's name on its result", async () => {
+    const lines = await linesOf('qwen-code')
+    expect(shapes(lines)).toEqual([
+      { type: 'title', title: 'Fix the login bug' },
+      { type: 'user', message: { role: 'user', parts: [{ text: 'fix the login bug' }] } },
+      {
+        type: 'assistant',
+        message: { role: 'model', parts: [{ text: 'read auth.ts first', thought: true }] },
+      },
+      {
+        type: 'assistant',
+        message: {
+          role: 'model',
+          parts: [{ functionCall: { id: 'call_1', name: 'Read', args: { file_path: 'src/auth.ts' } } }],
+        },
+      },
+      {
+        type: 'tool_result',
+        message: {
+          role: 'user',
+          parts: [
+            {
+              functionResponse: {
+                id: 'call_1',
+                name: 'Read',
+                response: { output: 'export function login() {}' },
+              },
+            },
+          ],
+        },
+        toolCallResult: { callId: 'call_1', status: 'success', resultDisplay: 'export function login() {}' },
+      },
+      {
+        type: 'assistant',
+        model: 'model-a',
+        usageMetadata: {
+          promptTokenCount: 1650,
+          cachedContentTokenCount: 400,
+          candidatesTokenCount: 300,
+          thoughtsTokenCount: 0,
+          totalTokenCount: 1950,
+        },
+        message: { role: 'model', parts: [{ text: 'Fixed.' }] },
+      },
+    ])
+  })
+
   it("'codex': session_meta first, rollout lines, a turn_context when the model changes, running totals", async () => {
     const second: Turn = {
       kind: 'assistant',

@@ -22,9 +22,9 @@ import { Transcript } from './transcript.js'
 import { Admission } from './admission.js'
 import { exitGoal, flushSyncGoal } from './goals.js'
 import { Writer } from './writer.js'
-import { codexSessionMeta, TurnShaper, type Turn } from './turns.js'
-import { isoTimestamp } from '../util/iso-timestamp.js'
 import { runSync } from './io.js'
+import { TurnShaper } from './turns/turn-shaper.js'
+import type { Turn } from './turns/turn.js'
 import { limited } from '../util/write-limiter.js'
 
 /**
@@ -185,14 +185,11 @@ class SessionRecorder implements Recorder {
     )
     if (options.lock) this.#takeLockSync()
     this.#unregisterExit = registerExitDrain(() => this.#drainOnExit())
-    const cwd = options.profileFields?.cwd
-    this.#turns = new TurnShaper(options.profile, typeof cwd === 'string' ? cwd : process.cwd())
-    if (options.profile === 'codex' && resumed?.exists !== true) {
-      // Codex's tools read a rollout from its session_meta line: a new transcript starts with it.
-      const now = isoTimestamp()
-      const meta = codexSessionMeta(this.sessionId, options.profileFields, now)
-      this.record(meta.type, meta.data, { timestamp: now })
-    }
+    this.#turns = new TurnShaper(options.profile, options.profileFields, this.sessionId)
+    // An agent's tools may need a first line of their own (Codex: session_meta) in a new transcript.
+    if (resumed?.exists !== true)
+      for (const first of this.#turns.openingRecords())
+        this.record(first.type, first.data, { timestamp: first.timestamp })
     this.#writer.schedule()
   }
 

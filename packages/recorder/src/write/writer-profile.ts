@@ -3,7 +3,7 @@ import type { ResolvedOptions, WriterProfile } from '../options.js'
 import { CLAUDE_METADATA_TYPES } from '../format/agent-record-types.js'
 import { RECOVERED_RECORD_TYPE, TITLE_RECORD_TYPE } from '../format/record-format.js'
 import { applyToJSON } from './serialize-record.js'
-import { CODEX_METADATA_TYPES } from './turns.js'
+import { CODEX_METADATA_TYPES } from './turns/codex.js'
 
 /** What a writer profile changes in `record()`: fields on every line, and which types stay off the chain. */
 export interface ProfileRules {
