@@ -4,6 +4,7 @@ import { metaPathOf, sidecarDirOf } from '../format/record-format.js'
 import { ensureSidecarDir } from '../format/sidecar-dir.js'
 import type { RecorderFs } from '../util/recorder-fs.js'
 import { limited } from '../util/write-limiter.js'
+import type { Watermarks } from './watermarks.js'
 
 /** Where a fresh session's counts start. */
 export const FRESH_META_BASE: MetaBase = { createdAt: null, recordCount: 0, title: undefined }
@@ -58,4 +59,72 @@ export function loadMetaBase(
       ),
     () => meta.setBase(null),
   )
+}
+
+/** What {@link SessionSidecar} needs to know about the session it describes. */
+export interface SessionSidecarSettings {
+  readonly dir: string
+  readonly sessionId: string
+  readonly debounceMs: number
+  readonly onError: (error: unknown) => void
+  /** The fs to fsync the sidecar directory with after a rename; null when `fsync` is `'never'`. */
+  readonly durableFs: RecorderFs | null
+  /** A resumed session: whether its transcript existed and the record it ended with. Null: a fresh one. */
+  readonly resumed: { readonly exists: boolean; readonly lastUuid: string | null } | null
+}
+
+/**
+ * The meta sidecar of one recorder: the one owner of everything the sidecar says. It starts from the
+ * resumed sidecar's counts (or a fresh base), notes titles as they are recorded, and follows the persisted
+ * watermark itself, so the facade only tells it what happened.
+ */
+export class SessionSidecar {
+  readonly #writer: MetaWriter
+  // A resumed session's sidecar being read; close() waits for it so the last sidecar write is not lost.
+  readonly #baseLoading: Promise<void> | null
+  // The persisted count the sidecar was last told about: nothing to write while it has not moved.
+  #count = 0
+
+  constructor(settings: SessionSidecarSettings) {
+    const { dir, sessionId, resumed } = settings
+    this.#writer = createMetaWriter(dir, sessionId, settings.debounceMs, settings.onError, settings.durableFs)
+    if (resumed === null) {
+      this.#writer.setBase(FRESH_META_BASE)
+      this.#baseLoading = null
+    } else {
+      this.#baseLoading = loadMetaBase(this.#writer, dir, sessionId, resumed.exists, resumed.lastUuid)
+    }
+  }
+
+  /** A `title` record was accepted: the sidecar names the session after it. */
+  noteTitle(data: object | undefined): void {
+    try {
+      const title = (data as { title?: unknown } | undefined)?.title
+      if (typeof title === 'string') this.#writer.setTitle(title)
+    } catch {
+      // The record itself was serialized; a getter that throws on a second read only costs the sidecar title.
+    }
+  }
+
+  /** The persisted watermark may have moved. */
+  follow(marks: Watermarks): void {
+    const persisted = marks.persisted
+    if (persisted.count === this.#count) return
+    this.#count = persisted.count
+    this.#writer.persisted(persisted.count, persisted.uuid, marks.firstWrittenAt, marks.lastWrittenAt)
+  }
+
+  flushSync(): void {
+    this.#writer.flushSync()
+  }
+
+  /** Writes what is pending, once a resumed base has been read. */
+  async flush(): Promise<void> {
+    if (this.#baseLoading !== null) await this.#baseLoading
+    await this.#writer.flush()
+  }
+
+  stop(): void {
+    this.#writer.stop()
+  }
 }

@@ -3,8 +3,7 @@ import path from 'node:path'
 import { RecorderError, RecorderErrorCode, SessionLockedError } from '../errors.js'
 import { registerExitDrain } from './exit-drain.js'
 import { LockKeeper } from '../lock/lock-keeper.js'
-import { createMetaWriter, FRESH_META_BASE, loadMetaBase } from './meta-sidecar.js'
-import type { MetaWriter } from './meta-writer.js'
+import { SessionSidecar } from './meta-sidecar.js'
 import type { RecorderOptions, ResolvedOptions } from '../options.js'
 import type { FlushWatermark, RecordOptions, Recorder, RecorderStats } from './recorder-api.js'
 import { nodeFs, type RecorderFs } from '../util/recorder-fs.js'
@@ -51,12 +50,9 @@ class SessionRecorder implements Recorder {
   readonly #admission: Admission
   readonly #lock: LockKeeper
   readonly #reporter: Reporter
-  readonly #meta: MetaWriter | null
+  readonly #meta: SessionSidecar | null
   readonly #unregisterExit: () => void
   readonly #turns: TurnShaper
-  // A resumed session's sidecar being read; close() waits for it so the last sidecar write is not lost.
-  #metaBaseLoading: Promise<void> | null = null
-  #metaCount = 0
   #closing: Promise<void> | null = null
   #closed = false
   // Records accepted when the exit drain last ran (-1: it has not).
@@ -87,28 +83,18 @@ class SessionRecorder implements Recorder {
       () => this.#details(),
     )
     this.#meta = options.meta
-      ? createMetaWriter(
+      ? new SessionSidecar({
           dir,
-          this.sessionId,
-          options.metaDebounceMs,
-          (cause) =>
+          sessionId: this.sessionId,
+          debounceMs: options.metaDebounceMs,
+          onError: (cause) =>
             this.#reporter.report(
               error(RecorderErrorCode.META_FAILED, 'could not write the meta sidecar', cause),
             ),
-          options.fsync === 'never' ? null : this.#fs,
-        )
+          durableFs: options.fsync === 'never' ? null : this.#fs,
+          resumed,
+        })
       : null
-    if (this.#meta !== null) {
-      if (resumed === null) this.#meta.setBase(FRESH_META_BASE)
-      else
-        this.#metaBaseLoading = loadMetaBase(
-          this.#meta,
-          dir,
-          this.sessionId,
-          resumed.exists,
-          resumed.lastUuid,
-        )
-    }
     if (resumed?.torn != null) {
       // The torn bytes stay where they are (append-only); the first record says which bytes they were.
       const recovered = recoveredRecord(JSON.stringify(this.sessionId), resumed.chainUuid, resumed.torn)
@@ -171,7 +157,7 @@ class SessionRecorder implements Recorder {
         error,
         withCount: (failure) => withUnwrittenCount(failure, this.#details()),
         onPersisted: () => {
-          this.#persistedMoved()
+          this.#meta?.follow(this.#writer.marks)
           this.#handOver.resume()
         },
         onOpened: () => {
@@ -228,7 +214,7 @@ class SessionRecorder implements Recorder {
     const admitted = this.#admission.makeRoomFor(prepared)
     this.#sequencer.accept(prepared, admitted === 'over')
     if (prepared.handedOver !== null) this.#handOver.add(prepared.handedOver)
-    if (type === TITLE_RECORD_TYPE && this.#meta !== null) this.#noteTitle(data)
+    if (type === TITLE_RECORD_TYPE) this.#meta?.noteTitle(data)
     this.#writer.schedule()
     return prepared.uuid
   }
@@ -295,25 +281,6 @@ class SessionRecorder implements Recorder {
     }
   }
 
-  // ---------------------------------------------------------------- record() helpers
-
-  #noteTitle(data: object | undefined): void {
-    try {
-      const title = (data as { title?: unknown } | undefined)?.title
-      if (typeof title === 'string') this.#meta!.setTitle(title)
-    } catch {
-      // The record itself was serialized; a getter that throws on a second read only costs the sidecar title.
-    }
-  }
-
-  #persistedMoved(): void {
-    const marks = this.#writer.marks
-    const persisted = marks.persisted
-    if (this.#meta === null || persisted.count === this.#metaCount) return
-    this.#metaCount = persisted.count
-    this.#meta.persisted(persisted.count, persisted.uuid, marks.firstWrittenAt, marks.lastWrittenAt)
-  }
-
   // ---------------------------------------------------------------- lifecycle
 
   #takeLockSync(): void {
@@ -366,7 +333,6 @@ class SessionRecorder implements Recorder {
       await this.#release()
       throw error
     }
-    if (this.#metaBaseLoading !== null) await this.#metaBaseLoading
     await this.#meta?.flush()
     await this.#release()
   }
