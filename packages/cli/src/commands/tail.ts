@@ -72,6 +72,14 @@ document has no lines to follow: use show.
         'ERR_NOT_LINES',
       )
     }
+    if (filePath.endsWith('.zst')) {
+      // Follow reads the file's bytes from its end; a compressed file can only be read from its start.
+      throw new CliError(
+        `sessiontape tail: ${displayLine(filePath)} is compressed (a closed Codex rollout), not lines to follow; use: sessiontape show ${displayLine(filePath)}`,
+        ExitCode.UNREADABLE,
+        'ERR_NOT_LINES',
+      )
+    }
     await followFile(
       filePath,
       { follow: values.follow === true, count, json: values.json === true, format },
