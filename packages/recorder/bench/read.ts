@@ -3,7 +3,9 @@
 // resuming takes as the transcript grows (tail inspection must not grow with file size).
 //
 // Run: node --conditions=@sessiontape/source --import tsx bench/read.ts   (from packages/recorder)
-// Env: READ_BENCH_MB (default 200), RESUME_BENCH_GB (default 1), READ_BENCH_REPS (default 3).
+// Env: READ_BENCH_MB (default 200), RESUME_BENCH_GB (default 1), READ_BENCH_REPS (default 3),
+//      CODEX_BENCH_MB (default 500: a Codex CLI rollout read next to our format, same size, same text),
+//      READ_BENCH_ONLY=codex (only that comparison).
 import { execFileSync } from 'node:child_process'
 import { createReadStream, createWriteStream } from 'node:fs'
 import { mkdtemp, rename, rm, stat } from 'node:fs/promises'
@@ -19,6 +21,8 @@ const READ_MB = Number(process.env.READ_BENCH_MB ?? 200)
 const RESUME_GB = Number(process.env.RESUME_BENCH_GB ?? 1)
 const REPS = Number(process.env.READ_BENCH_REPS ?? 3)
 const RESUME_REPS = 15
+const CODEX_MB = Number(process.env.CODEX_BENCH_MB ?? 500)
+const CODEX_THREAD = '5a6b7c8d-9e0f-4a1b-8c2d-3e4f5a6b7c8d'
 
 type Variant = 'readline' | 'readline-keep' | 'streamRecords' | 'readSession'
 interface ChildResult {
@@ -75,6 +79,144 @@ async function generate(file: string, megabytes: number): Promise<number> {
   return written
 }
 
+/**
+ * A Codex CLI rollout with the text of {@link generate}: `session_meta`, then turns of eight lines each
+ * (see the loop), so the mix of small event lines and large item lines is the one Codex writes.
+ */
+async function generateCodex(file: string, megabytes: number): Promise<number> {
+  const out = createWriteStream(file)
+  const target = megabytes * MB
+  let written = 0
+  const filler = 'The parser and the tokenizer are tangled; splitting them — ünïcödé 😀. '.repeat(30)
+  const at = (i: number): string => new Date(1_767_225_600_000 + i).toISOString()
+  const write = async (value: unknown): Promise<void> => {
+    const line = `${JSON.stringify(value)}\n`
+    written += Buffer.byteLength(line)
+    if (!out.write(line)) await new Promise<void>((resolve) => out.once('drain', () => resolve()))
+  }
+  await write({
+    timestamp: at(0),
+    type: 'session_meta',
+    payload: {
+      id: CODEX_THREAD,
+      timestamp: at(0),
+      cwd: '/bench',
+      originator: 'codex_cli_rs',
+      cli_version: '0.150.0',
+      source: 'cli',
+    },
+  })
+  // One turn as Codex writes it: settings, the user's message (item and event), encrypted reasoning, a tool
+  // call and its output, the answer, the running token count.
+  const opaque = Buffer.from(filler).toString('base64').slice(0, 1200)
+  for (let i = 1; written < target; i++) {
+    const text = filler.slice(0, 200 + ((i * 7919) % 1600))
+    const ts = at(i)
+    const item = (payload: unknown) => write({ timestamp: ts, type: 'response_item', payload })
+    await write({
+      timestamp: ts,
+      type: 'turn_context',
+      payload: {
+        cwd: '/bench',
+        approval_policy: 'on-request',
+        sandbox_policy: { type: 'workspace-write' },
+        model: 'gpt-5.1-codex',
+        effort: 'medium',
+        summary: 'auto',
+      },
+    })
+    await item({ type: 'message', role: 'user', content: [{ type: 'input_text', text: text.slice(0, 300) }] })
+    await write({
+      timestamp: ts,
+      type: 'event_msg',
+      payload: { type: 'user_message', message: text.slice(0, 300), images: [] },
+    })
+    await item({
+      type: 'reasoning',
+      summary: [{ type: 'summary_text', text: text.slice(0, 120) }],
+      content: null,
+      encrypted_content: opaque,
+    })
+    await item({
+      type: 'function_call',
+      name: 'shell',
+      arguments: JSON.stringify({ command: ['rg', '-n', 'parse', 'src'] }),
+      call_id: `call_${i}`,
+    })
+    await item({
+      type: 'function_call_output',
+      call_id: `call_${i}`,
+      output: JSON.stringify({ output: text, metadata: { exit_code: 0 } }),
+    })
+    await item({ type: 'message', role: 'assistant', content: [{ type: 'output_text', text }] })
+    await write({
+      timestamp: ts,
+      type: 'event_msg',
+      payload: {
+        type: 'token_count',
+        info: {
+          total_token_usage: {
+            input_tokens: i * 10,
+            cached_input_tokens: i * 5,
+            output_tokens: i,
+            reasoning_output_tokens: i >> 1,
+            total_tokens: i * 11,
+          },
+          last_token_usage: {
+            input_tokens: 10,
+            cached_input_tokens: 5,
+            output_tokens: 1,
+            reasoning_output_tokens: 0,
+            total_tokens: 11,
+          },
+          model_context_window: 272000,
+        },
+      },
+    })
+  }
+  await new Promise<void>((resolve, reject) =>
+    out.end((error?: Error | null) => (error ? reject(error) : resolve())),
+  )
+  return written
+}
+
+/** streamRecords on a Codex rollout and on our format of the same size, interleaved; peak RSS of each. */
+async function compareCodex(dir: string): Promise<void> {
+  const codex = path.join(dir, `rollout-2026-01-01T00-00-00-${CODEX_THREAD}.jsonl`)
+  const ours = path.join(dir, 'ours.jsonl')
+  const codexBytes = await generateCodex(codex, CODEX_MB)
+  const ourBytes = await generate(ours, CODEX_MB)
+  const codexRuns: ChildResult[] = []
+  const ourRuns: ChildResult[] = []
+  for (let rep = 0; rep < REPS; rep++) {
+    ourRuns.push(child('streamRecords', ours))
+    codexRuns.push(child('streamRecords', codex))
+  }
+  const row = (label: string, bytes: number, results: ChildResult[]): string[] => {
+    const ms = median(results.map((r) => r.ms))
+    return [
+      label,
+      (bytes / MB).toFixed(0),
+      String(results[0]!.records),
+      ms.toFixed(0),
+      (bytes / MB / (ms / 1000)).toFixed(1),
+      median(results.map((r) => r.maxRssMb)).toFixed(0),
+    ]
+  }
+  const rows = [
+    row('our format (baseline)', ourBytes, ourRuns),
+    row('Codex CLI rollout', codexBytes, codexRuns),
+  ]
+  const ratio = Number(rows[1]![4]) / Number(rows[0]![4])
+  console.log(
+    `streamRecords on a Codex CLI rollout next to our format (medians of ${REPS}, each in its own process):`,
+  )
+  console.log(table(['file', 'MB', 'records', 'ms', 'MB/s', 'peak RSS MB'], rows))
+  console.log(`Codex throughput / ours: ${ratio.toFixed(2)}\n`)
+  await rm(codex)
+  await rm(ours)
+}
+
 function child(variant: Variant, file: string): ChildResult {
   const stdout = execFileSync(
     process.execPath,
@@ -122,6 +264,8 @@ async function main(): Promise<void> {
     console.log(
       `Read benchmark — Node ${process.version}, ${os.cpus().length} CPUs, medians of ${REPS} runs, each in its own process\n`,
     )
+    await compareCodex(dir)
+    if (process.env.READ_BENCH_ONLY === 'codex') return
     const file = path.join(dir, 'read.jsonl')
     const bytes = await generate(file, READ_MB)
     const variants: Variant[] = ['readline', 'readline-keep', 'streamRecords', 'readSession']
