@@ -2,13 +2,21 @@ import { CliError, ExitCode, type CliIo } from './cli-io.js'
 import { commandHelp, type Command } from './command.js'
 import { listCommand } from './commands/list.js'
 import { repairCommand } from './commands/repair.js'
+import { searchCommand } from './commands/search.js'
 import { showCommand } from './commands/show.js'
 import { tailCommand } from './commands/tail.js'
 import { verifyCommand } from './commands/verify.js'
 import { displayBlock } from './display-text.js'
 import { quoteJson } from '@sessiontape/recorder/internal'
 
-const COMMANDS: readonly Command[] = [listCommand, showCommand, verifyCommand, repairCommand, tailCommand]
+const COMMANDS: readonly Command[] = [
+  listCommand,
+  searchCommand,
+  showCommand,
+  verifyCommand,
+  repairCommand,
+  tailCommand,
+]
 
 function overview(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length))
@@ -23,8 +31,9 @@ ${COMMANDS.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`).join('\n')}
 Which files are ours: a transcript whose first line is a record in sessiontape's envelope
 ({"uuid":…,"parentUuid":…,"sessionId":…,"timestamp":…,"type":…,"v":1}). Every command reads any
 file; only \`repair\` (and \`list --rebuild-meta\`, for sidecars) ever writes, and never to a file
-that is not ours. Nothing read from a file reaches the terminal unescaped: control characters
-and escape sequences are shown as visible symbols (ESC as ␛).
+that is not ours (\`list\` and \`search\` keep a cache in ~/.cache/sessiontape, nowhere else).
+Nothing read from a file reaches the terminal unescaped: control characters and escape
+sequences are shown as visible symbols (ESC as ␛).
 
 Every command accepts --json (machine-readable output on stdout; a failure is printed there as
 {"error":{"code","message","exitCode"}}) and --help.

@@ -1,5 +1,6 @@
 import path from 'node:path'
 import { listSessions, type SessionSummary } from '@sessiontape/recorder/internal'
+import { catalogSessions, type CatalogSession } from '@sessiontape/sessions'
 import { ExitCode } from '../cli-io.js'
 import {
   FORMAT_OPTION,
@@ -17,14 +18,19 @@ const TITLE_CHARS = 50
 
 export const listCommand: Command = {
   name: 'list',
-  summary: 'list the sessions in a directory, newest first',
-  usage: 'list <dir> [--format <f>] [--json] [--rebuild-meta]',
+  summary: "list sessions, newest first (every agent's, or a directory's)",
+  usage: 'list [dir…] [--format <f>] [--json] [--rebuild-meta]',
   description: `
-Lists every session (every <sessionId>.jsonl) in <dir>, newest first: last update, record count,
-session id and title. Figures come from the <sessionId>.meta.json sidecars; a missing, corrupt or
-stale sidecar is rebuilt in memory from its transcript. A session whose files cannot be parsed is
-still listed, with a note; nothing is ever hidden or deleted. Titles and names are shown with
-control characters made visible.
+Lists sessions, newest first: last update, record count, session id, format and title. With no
+<dir>, every agent's usual locations are listed: ~/.claude/projects, ~/.codex/sessions,
+~/.gemini/tmp, ~/.qwen/projects, ~/.copilot/session-state, ~/.cursor/projects and chats, and
+~/.sessiontape/sessions (missing ones are skipped), each walked a few levels down.
+
+With one <dir>: every session (every <sessionId>.jsonl) in <dir>. Figures of sessiontape's own
+sessions come from the <sessionId>.meta.json sidecars; a missing, corrupt or stale sidecar is
+rebuilt in memory from its transcript. A session whose files cannot be parsed is still listed,
+with a note; nothing is ever hidden or deleted. Titles and names are shown with control characters
+made visible.
 
 Claude Code, Qwen Code and Gemini CLI session directories are listed too (~/.claude/projects/<project>,
 ~/.qwen/projects/<project>/chats, ~/.gemini/tmp/<hash>/chats), read from their transcripts: titles
@@ -32,32 +38,47 @@ Claude Code, Qwen Code and Gemini CLI session directories are listed too (~/.cla
 Claude session's subagent transcripts. A directory with no transcript of its own (~/.claude/projects,
 ~/.gemini/tmp) is listed one level down. Nothing is ever written for another agent's session.
 
-Writes nothing, unless --rebuild-meta is given: then a rebuilt sidecar is saved, only when its
-transcript is ours, never through a symlink, never over a file at that name that is not a
-sidecar of ours (other tools keep *.meta.json files too), atomically (temp file + rename).
+Other agents' sessions are summarised once and kept in a catalog cache, in $SESSIONTAPE_CACHE_DIR,
+else $XDG_CACHE_HOME/sessiontape, else ~/.cache/sessiontape (never in a listed directory): an
+unchanged session is not read again, an appended one only from where it was last read, a changed one
+whole. --json adds each session's agent, project (cwd), turn count, models, token usage and size.
+
+Writes nothing but that cache, unless --rebuild-meta is given: then a rebuilt sidecar is saved,
+only when its transcript is ours, never through a symlink, never over a file at that name that is
+not a sidecar of ours (other tools keep *.meta.json files too), atomically (temp file + rename).
 `,
   options: [
     { name: 'json', help: 'print the sessions as a JSON array' },
-    { name: 'rebuild-meta', help: 'save rebuilt sidecars (see above)' },
+    { name: 'rebuild-meta', help: 'save rebuilt sidecars (see above; one <dir> only)' },
     FORMAT_OPTION,
   ],
-  exitCodes: `0 listed (even with notes), 2 <dir> missing or not a directory.`,
+  exitCodes: `0 listed (even with notes), 2 a <dir> missing or not a directory.`,
   async run(args, io) {
     const { values, positionals } = parseCommandArgs(listCommand, args)
     const format = formatOption('list', values.format)
-    expectPositionals('list', positionals, 1)
-    const dir = await requireDirectory('list', positionals[0])
-    const sessions = await listSessions(dir, {
-      writeRebuiltMeta: values['rebuild-meta'] === true && values['no-save'] !== true,
-      format,
-    })
+    const rebuild = values['rebuild-meta'] === true
+    if (rebuild || format !== 'auto') {
+      // The recorder's own listing: it saves sidecars, and reads every file as the format given.
+      expectPositionals('list', positionals, 1)
+      const dir = await requireDirectory('list', positionals[0])
+      const sessions = await listSessions(dir, { writeRebuiltMeta: rebuild, format })
+      if (values.json === true) writeJson(io, sessions)
+      else io.out(formatTable(dir, sessions))
+      return ExitCode.OK
+    }
+    const dirs: string[] = []
+    for (const given of positionals) dirs.push(await requireDirectory('list', given))
+    const where = dirs.length === 0 ? "every agent's usual locations" : dirs.join(', ')
+    const { sessions, cacheProblem } = await listWithCatalog(dirs, io.signal)
+    if (cacheProblem !== undefined) io.err(`${displayLine(`sessiontape list: ${cacheProblem}`)}\n`)
     if (values.json === true) writeJson(io, sessions)
-    else io.out(formatTable(dir, sessions))
+    else io.out(formatTable(where, sessions))
     return ExitCode.OK
   },
 }
 
 function formatTable(dir: string, sessions: readonly SessionSummary[]): string {
+  // `dir` is where the sessions were looked for: one directory, several, or every agent's locations.
   if (sessions.length === 0) return `No sessions in ${displayLine(dir)}\n`
   // Another agent's sessions say whose they are; a directory of ours alone keeps the familiar four columns.
   const agents = sessions.some((s) => s.format !== 'sessiontape')
@@ -89,4 +110,63 @@ function formatTable(dir: string, sessions: readonly SessionSummary[]): string {
 function title(session: SessionSummary): string {
   const text = (session.title ?? '').slice(0, TITLE_CHARS * 4).replace(/\s+/g, ' ')
   return displayLine(text.length > TITLE_CHARS ? `${text.slice(0, TITLE_CHARS)}…` : text)
+}
+
+/** A row of `list`: the recorder's summary of a session, and what the catalog adds. */
+type ListedSession = SessionSummary &
+  Pick<CatalogSession, 'agent' | 'cwd' | 'turnCount' | 'models' | 'usage' | 'sizeBytes'>
+
+/**
+ * Lists through the catalog: other agents' sessions come from its cache; sessiontape's own keep the
+ * recorder's listing of their directory (sidecars, their notes), so `list <dir>` of our sessions prints
+ * what it always did. No `dirs`: every agent's usual locations, walked deep.
+ */
+async function listWithCatalog(
+  dirs: readonly string[],
+  signal: AbortSignal,
+): Promise<{ sessions: ListedSession[]; cacheProblem?: string }> {
+  let cacheProblem: string | undefined
+  const sessions = await catalogSessions({
+    ...(dirs.length === 0 ? {} : { dirs, walk: 'shallow' as const }),
+    signal,
+    onCacheError: (error) => {
+      cacheProblem ??= `the catalog cache could not be saved (${(error as NodeJS.ErrnoException).code ?? String(error)}); listing is slower until it can`
+    },
+  })
+  const ours = new Map<string, SessionSummary>()
+  for (const dir of new Set(
+    sessions.filter((s) => s.format === 'sessiontape').map((s) => path.dirname(s.file)),
+  )) {
+    for (const summary of await listSessions(dir))
+      if (summary.format === 'sessiontape') ours.set(summary.filePath, summary)
+  }
+  const rows = sessions.map((session): ListedSession => {
+    const base: SessionSummary = ours.get(session.file) ?? {
+      sessionId: session.sessionId,
+      filePath: session.file,
+      createdAt: session.createdAt,
+      updatedAt: session.updatedAt,
+      recordCount: session.recordCount,
+      ...(session.title === undefined ? {} : { title: session.title }),
+      lastUuid: session.lastUuid,
+      format: session.format,
+      ...(session.subagents === undefined ? {} : { subagents: session.subagents }),
+      source: 'rebuilt',
+      ...(session.note === undefined ? {} : { note: session.note }),
+    }
+    return {
+      ...base,
+      agent: session.agent,
+      ...(session.cwd === undefined ? {} : { cwd: session.cwd }),
+      turnCount: session.turnCount,
+      models: session.models,
+      usage: session.usage,
+      sizeBytes: session.sizeBytes,
+    }
+  })
+  // The recorder's order: newest first, then by id.
+  rows.sort(
+    (a, b) => Date.parse(b.updatedAt) - Date.parse(a.updatedAt) || a.sessionId.localeCompare(b.sessionId),
+  )
+  return { sessions: rows, ...(cacheProblem === undefined ? {} : { cacheProblem }) }
 }

@@ -1,0 +1,169 @@
+/**
+ * The catalog and search benchmark (issue 25), printed side by side with its anchors in one run:
+ *
+ *   node --conditions=@sessiontape/source --import tsx bench/search.ts [--sessions 3000] [--bytes 450000000]
+ *        [--dir <existing tree>] [--runs 3]
+ *
+ * Generates a tree of Claude Code transcripts (generate-claude-tree.ts; kept for the next run when
+ * `--dir` names it), bundles the CLI with esbuild (one file, as agents ship it) and times whole processes,
+ * as a user runs them: `list --json` cold (empty cache) and warm, the recorder's own listing that reads
+ * every transcript whole (`list --json --format claude-code <dir>`, the "today" anchor), `search` cold and
+ * warm, and `rg -l -F <token>` over the same directory. Checks that search finds every file rg finds, and
+ * that nothing under the tree changed (bytes, mtimes, names). Medians of `--runs` warm runs; peak RSS from
+ * GNU time. Never asserts on time.
+ */
+import { spawnSync } from 'node:child_process'
+import { createHash } from 'node:crypto'
+import { existsSync } from 'node:fs'
+import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises'
+import os from 'node:os'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { parseArgs } from 'node:util'
+import { build } from 'esbuild'
+import { generateClaudeTree, NEEDLE_TOKEN } from './generate-claude-tree.js'
+
+const here = path.dirname(fileURLToPath(import.meta.url))
+const { values } = parseArgs({
+  options: {
+    sessions: { type: 'string', default: '3000' },
+    bytes: { type: 'string', default: '450000000' },
+    dir: { type: 'string' },
+    runs: { type: 'string', default: '3' },
+  },
+})
+const sessions = Number(values.sessions)
+const bytes = Number(values.bytes)
+const runs = Number(values.runs)
+
+const work = await mkdtemp(path.join(os.tmpdir(), 'sessiontape-search-bench-'))
+const tree = values.dir ?? path.join(work, 'projects')
+if (!existsSync(path.join(tree, '.generated'))) {
+  process.stdout.write(`generating ${sessions} sessions (~${Math.round(bytes / 1e6)} MB) in ${tree}…\n`)
+  await generateClaudeTree(tree, { sessions, targetBytes: bytes })
+  // A marker the walk skips (dot-file, not a transcript): the next run with --dir reuses the tree.
+  await writeFile(path.join(tree, '.generated'), '')
+}
+const cli = path.join(work, 'sessiontape.mjs')
+await build({
+  entryPoints: [path.join(here, '../../cli/src/main.ts')],
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  conditions: ['@sessiontape/source'],
+  outfile: cli,
+  // The bundle's own require() for CommonJS dependencies (proper-lockfile).
+  banner: {
+    js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);",
+  },
+  logLevel: 'warning',
+})
+const cacheDir = path.join(work, 'cache')
+const hasTime = existsSync('/usr/bin/time')
+const hasRg = spawnSync('rg', ['--version']).status === 0
+
+interface Run {
+  readonly ms: number
+  readonly rssMb: number | undefined
+  readonly code: number | null
+  readonly stdout: string
+}
+
+function run(command: string, args: readonly string[]): Run {
+  const argv = hasTime ? ['-f', '%M', command, ...args] : args
+  const start = performance.now()
+  const child = spawnSync(hasTime ? '/usr/bin/time' : command, argv, {
+    env: { ...process.env, SESSIONTAPE_CACHE_DIR: cacheDir, NO_COLOR: '1' },
+    maxBuffer: 1024 * 1024 * 1024,
+    encoding: 'utf8',
+  })
+  const ms = performance.now() - start
+  const rss = hasTime ? Number(/(\d+)\s*$/.exec(child.stderr)?.[1]) / 1024 : undefined
+  return { ms, rssMb: rss, code: child.status, stdout: child.stdout }
+}
+
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b)
+  return sorted[Math.floor(sorted.length / 2)]!
+}
+
+function warm(command: string, args: readonly string[]): Run & { all: number[] } {
+  const all: Run[] = []
+  for (let i = 0; i < runs; i++) all.push(run(command, args))
+  const ms = all.map((r) => r.ms)
+  const mid = all.find((r) => r.ms === median(ms))!
+  return { ...mid, rssMb: Math.max(...all.map((r) => r.rssMb ?? 0)), all: ms }
+}
+
+/** Names, sizes, mtimes and content hashes of everything under `dir` (the listed tree must not change). */
+async function fingerprint(dir: string): Promise<string> {
+  const hash = createHash('sha256')
+  for (const name of (await readdir(dir, { recursive: true })).sort()) {
+    const file = path.join(dir, name)
+    const info = await stat(file)
+    hash.update(`${name}\0${info.mtimeMs}\0${info.size}\0`)
+    if (info.isFile()) hash.update(await readFile(file))
+  }
+  return hash.digest('hex')
+}
+
+const node = process.execPath
+const before = await fingerprint(tree)
+const rows: [string, string, string, string][] = []
+const row = (what: string, r: Run | undefined, note = '') =>
+  rows.push([
+    what,
+    r === undefined ? '–' : `${(r.ms / 1000).toFixed(2)} s`,
+    r?.rssMb === undefined ? '–' : `${Math.round(r.rssMb)} MB`,
+    note,
+  ])
+
+await rm(cacheDir, { recursive: true, force: true })
+const listCold = run(node, [cli, 'list', '--json', tree])
+const listWarm = warm(node, [cli, 'list', '--json', tree])
+const listOld = run(node, [cli, 'list', '--json', '--format', 'claude-code', tree])
+const listed = (JSON.parse(listWarm.stdout) as unknown[]).length
+await rm(cacheDir, { recursive: true, force: true })
+const searchCold = run(node, [cli, 'search', NEEDLE_TOKEN, tree, '--json', '--limit', '1000'])
+const searchWarm = warm(node, [cli, 'search', NEEDLE_TOKEN, tree, '--json', '--limit', '1000'])
+const common = warm(node, [cli, 'search', 'function', tree, '--json'])
+const rg = hasRg ? warm('rg', ['-l', '-F', NEEDLE_TOKEN, tree]) : undefined
+const after = await fingerprint(tree)
+
+const hitFiles = new Set(
+  (JSON.parse(searchWarm.stdout) as { hits: { file: string }[] }).hits.map((h) => h.file),
+)
+const rgFiles = new Set((rg?.stdout ?? '').split('\n').filter((line) => line !== ''))
+const missed = [...rgFiles].filter((file) => !hitFiles.has(file))
+
+row('list --json, cold (empty cache)', listCold, `${listed} sessions`)
+row('list --json, warm', listWarm, `median of ${runs}`)
+row('list --json --format claude-code (reads every file whole: the old path)', listOld, 'anchor')
+row('search <token> --json, cold (builds the index)', searchCold)
+row('search <token> --json, warm', searchWarm, `${hitFiles.size} files; median of ${runs}`)
+row('search function --json, warm (a common word: many candidates)', common, 'limit 20')
+row('rg -l -F <token>', rg, hasRg ? `${rgFiles.size} files; anchor` : 'ripgrep not installed')
+
+const width = Math.max(...rows.map((r) => r[0].length))
+let treeBytes = 0
+for (const name of await readdir(tree, { recursive: true })) {
+  const info = await stat(path.join(tree, name))
+  if (info.isFile()) treeBytes += info.size
+}
+const load = os
+  .loadavg()
+  .map((l) => l.toFixed(1))
+  .join(' ')
+process.stdout.write(
+  `\n${listed} sessions, ${Math.round(treeBytes / 1e6)} MB in ${tree}; node ${process.version}; ${os.cpus().length} CPUs; load average ${load}\n\n`,
+)
+for (const [what, time, rss, note] of rows) {
+  process.stdout.write(`${what.padEnd(width)}  ${time.padStart(8)}  ${rss.padStart(7)}  ${note}\n`)
+}
+if (rg !== undefined) {
+  process.stdout.write(`\nwarm search / rg: ${(searchWarm.ms / rg.ms).toFixed(2)}×\n`)
+}
+process.stdout.write(`missed by search (files rg finds): ${missed.length}\n`)
+process.stdout.write(`tree unchanged (bytes, mtimes, names): ${before === after ? 'yes' : 'NO'}\n`)
+await rm(work, { recursive: true, force: true })
