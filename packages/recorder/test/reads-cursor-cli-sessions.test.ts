@@ -1,7 +1,8 @@
-import { readFile } from 'node:fs/promises'
+import { cp, readFile } from 'node:fs/promises'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { readSession } from '../src/index.js'
+import { listSessions, readSession } from '../src/index.js'
+import { withTempDir } from './helpers/records.js'
 
 const SESSION = 'b1c2d3e4-f5a6-4b7c-8d9e-0f1a2b3c4d5e'
 const DIR = path.join(import.meta.dirname, 'fixtures/formats/cursor-transcripts', SESSION)
@@ -29,6 +30,24 @@ describe('Cursor CLI (cursor-agent) transcripts are read as sessions', () => {
     expect(session.metadata.map((m) => [m.line, m.value])).toEqual([
       [5, { type: 'turn_ended', status: 'success' }],
     ])
+  })
+
+  it('listing ~/.cursor/projects finds each project’s agent-transcripts, sub-agents with their session', async () => {
+    await withTempDir(async (home) => {
+      const projects = path.join(home, '.cursor', 'projects')
+      const at = path.join(projects, 'home-dev-app', 'agent-transcripts', SESSION)
+      await cp(DIR, at, { recursive: true })
+      const sessions = await listSessions(projects)
+      expect(sessions).toEqual([
+        expect.objectContaining({
+          sessionId: SESSION,
+          format: 'cursor-cli',
+          recordCount: 4,
+          filePath: path.join(at, `${SESSION}.jsonl`),
+          subagents: [path.join(at, 'subagents', 'e9f8a7b6-c5d4-4e3f-a2b1-c0d9e8f7a6b5.jsonl')],
+        }),
+      ])
+    })
   })
 
   it('a sub-agent transcript reads on its own, named by its file', async () => {

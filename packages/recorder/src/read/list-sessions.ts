@@ -144,8 +144,9 @@ async function transcriptsIn(dir: string): Promise<Candidate[]> {
 }
 
 /**
- * Transcripts one level down (a projects directory) and in each project's `chats` (Qwen, Gemini); in
- * Codex's `~/.codex/sessions`, every `YYYY/MM/DD` day directory.
+ * Transcripts one level down (a projects directory), in each project's `chats` (Qwen, Gemini) and in each
+ * session folder of its `agent-transcripts` (Cursor); in Codex's `~/.codex/sessions`, every `YYYY/MM/DD`
+ * day directory.
  */
 async function transcriptsBelow(dir: string): Promise<Candidate[]> {
   const days = await dayDirsOf(dir)
@@ -162,6 +163,12 @@ async function transcriptsBelow(dir: string): Promise<Candidate[]> {
     const sub = path.join(dir, entry.name)
     for (const at of [sub, path.join(sub, 'chats')]) {
       found.push(...(await transcriptsIn(at).catch(() => [])))
+    }
+    // Cursor CLI: `~/.cursor/projects/<project>/agent-transcripts/<session>/<session>.jsonl`.
+    const transcripts = path.join(sub, 'agent-transcripts')
+    for (const session of await readdir(transcripts, { withFileTypes: true }).catch(() => [])) {
+      if (!session.isDirectory() || ++seen > MAX_SUBDIRECTORIES) continue
+      found.push(...(await transcriptsIn(path.join(transcripts, session.name)).catch(() => [])))
     }
   }
   return found
