@@ -85,6 +85,21 @@ describe('a created transcript survives a power cut: its directory entries are f
     expect(readTranscript(rec.filePath).map((r) => r.text)).toEqual(['two'])
   })
 
+  it('two recorders making the same new directory: whichever flushes first syncs the levels the other made', async () => {
+    const root = await tempDir()
+    const dir = path.join(root, 'shared', 'deep')
+    const first = dirSyncs(root)
+    const second = dirSyncs(root)
+    const a = createRecorder({ dir, sessionId: 'a', meta: false, fs: first.seam })
+    const b = createRecorder({ dir, sessionId: 'b', meta: false, fs: second.seam })
+    b.record('user', { text: 'b flushes first' })
+    await b.flush()
+    expect(second.synced).toEqual(['.', 'shared', 'shared/deep'])
+    a.record('user', { text: 'a' })
+    await Promise.all([a.close(), b.close()])
+    expect(first.synced).toContain('shared/deep')
+  })
+
   it('flushSync() (the synchronous driver) syncs the directory too', async () => {
     const root = await tempDir()
     const { seam, synced } = dirSyncs(root)

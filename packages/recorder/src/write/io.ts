@@ -103,6 +103,10 @@ export function* requireLock(): Io<boolean> {
  * opened with O_CREAT — and {@link sync} fsyncs each once, before the sync that acknowledges records
  * resolves. A directory is synced once per entry made, not once per flush. Not durable (`fsync: 'never'`):
  * nothing is remembered and no extra call is made, not even the lstat that finds the missing levels.
+ *
+ * The mkdir memo is process-wide, so of two recorders making the same new directory only the first learns
+ * which levels were made: those parents are also kept process-wide ({@link madeNotSynced}), and a sync syncs
+ * every one of them above a directory it syncs anyway — whichever recorder flushes first pays for both.
  */
 export class NewEntries {
   readonly durable: boolean
@@ -139,7 +143,10 @@ export class NewEntries {
       level = parent
     }
     yield* mkdir(dir, mode)
-    for (const level of missing) this.#pending.add(path.dirname(level))
+    for (const level of missing) {
+      this.#pending.add(path.dirname(level))
+      madeNotSynced.add(path.dirname(level))
+    }
   }
 
   /** A file in `dir` was opened with O_CREAT: its name may be new (whether it was cannot be told). */
@@ -149,7 +156,9 @@ export class NewEntries {
 
   /** fsyncs every remembered directory, shallowest first (a crash midway leaves the upper levels durable). */
   *sync(): Io<void> {
-    const dirs = [...this.#pending].sort((a, b) => depth(a) - depth(b))
+    const own = [...this.#pending]
+    const above = [...madeNotSynced].filter((made) => own.some((dir) => isWithin(made, dir)))
+    const dirs = [...new Set([...own, ...above])].sort((a, b) => depth(a) - depth(b))
     for (const dir of dirs) {
       try {
         yield* syncDir(dir)
@@ -159,8 +168,18 @@ export class NewEntries {
         if (code !== 'ENOENT' && code !== 'ENOTDIR') throw error
       }
       this.#pending.delete(dir)
+      madeNotSynced.delete(dir)
     }
   }
+}
+
+// Parents of directory levels some durable recorder of this process made, not fsynced by anyone since.
+// Bounded by the recorders alive: each leaves at most its directory's depth, removed by its first sync.
+const madeNotSynced = new Set<string>()
+
+function isWithin(ancestor: string, dir: string): boolean {
+  if (dir === ancestor) return true
+  return dir.startsWith(ancestor.endsWith(path.sep) ? ancestor : ancestor + path.sep)
 }
 
 function depth(dir: string): number {
