@@ -1,11 +1,13 @@
 import { CliError, ExitCode, type CliIo } from './cli-io.js'
 import { commandHelp, type Command } from './command.js'
+import { exportCommand } from './commands/export.js'
 import { listCommand } from './commands/list.js'
 import { repairCommand } from './commands/repair.js'
 import { searchCommand } from './commands/search.js'
 import { showCommand } from './commands/show.js'
 import { tailCommand } from './commands/tail.js'
 import { verifyCommand } from './commands/verify.js'
+import { viewCommand } from './commands/view.js'
 import { displayBlock } from './display-text.js'
 import { quoteJson } from '@sessiontape/recorder/internal'
 
@@ -16,6 +18,8 @@ const COMMANDS: readonly Command[] = [
   verifyCommand,
   repairCommand,
   tailCommand,
+  exportCommand,
+  viewCommand,
 ]
 
 function overview(): string {
@@ -23,7 +27,7 @@ function overview(): string {
   return `Usage: sessiontape <command> [options]
        sessiontape --version
 
-Read, check and repair sessiontape JSONL transcripts.
+Read, check, repair, export and view sessiontape JSONL transcripts (and other agents' sessions).
 
 Commands:
 ${COMMANDS.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`).join('\n')}
@@ -31,7 +35,8 @@ ${COMMANDS.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`).join('\n')}
 Which files are ours: a transcript whose first line is a record in sessiontape's envelope
 ({"uuid":…,"parentUuid":…,"sessionId":…,"timestamp":…,"type":…,"v":1}). Every command reads any
 file; only \`repair\` (and \`list --rebuild-meta\`, for sidecars) ever writes, and never to a file
-that is not ours (\`list\` and \`search\` keep a cache in ~/.cache/sessiontape, nowhere else).
+that is not ours (\`list\` and \`search\` keep a cache in ~/.cache/sessiontape, nowhere else;
+\`export --out\` writes only its own export, never onto a transcript).
 Nothing read from a file reaches the terminal unescaped: control characters and escape
 sequences are shown as visible symbols (ESC as ␛).
 

@@ -1,0 +1,100 @@
+import { spawn } from 'node:child_process'
+import { stat } from 'node:fs/promises'
+import { resolve } from 'node:path'
+import { CliError, ExitCode } from '../cli-io.js'
+import {
+  FORMAT_OPTION,
+  expectPositionals,
+  formatOption,
+  parseCommandArgs,
+  stringOption,
+  type Command,
+} from '../command.js'
+import { describeStatError } from '../targets.js'
+
+/** Opens `url` in the desktop's browser, detached; a desktop without one is not an error (the URL is printed). */
+function openBrowser(url: string): void {
+  const [command, args] =
+    process.platform === 'darwin'
+      ? ['open', [url]]
+      : process.platform === 'win32'
+        ? ['cmd', ['/c', 'start', '', url]]
+        : ['xdg-open', [url]]
+  try {
+    const child = spawn(command, args, { detached: true, stdio: 'ignore' })
+    child.on('error', () => {
+      // No opener on this machine: the URL on stdout is how to get there.
+    })
+    child.unref()
+  } catch {
+    // As above: opening is a convenience.
+  }
+}
+
+export const viewCommand: Command = {
+  name: 'view',
+  summary: 'serve a session (or a folder of sessions) to the browser on 127.0.0.1, following it live',
+  usage: 'view <file-or-dir> [--port <n>] [--no-open] [--format <f>]',
+  description: `
+Serves the export's page on 127.0.0.1 (never another address) and prints its URL as the first line
+of stdout. Given a folder, it lists the sessions under it, newest first. The page follows the
+session live: records appended to it appear within a second, without a reload; a last line still
+being written shows as pending, never as an error. Read-only: nothing is written anywhere. Runs
+until Ctrl-C.
+`,
+  options: [
+    { name: 'port', short: 'p', value: '<n>', help: 'the port to listen on (default 0: a free one)' },
+    { name: 'no-open', help: 'do not open a browser' },
+    FORMAT_OPTION,
+  ],
+  exitCodes: '0 stopped, 2 unreadable input, a port in use or a bad command line; Ctrl-C ends it by SIGINT.',
+  async run(args, io) {
+    const { values, positionals } = parseCommandArgs(viewCommand, args)
+    expectPositionals('view', positionals, 1)
+    const format = formatOption('view', values.format)
+    const portText = stringOption(values.port) ?? '0'
+    const port = Number(portText)
+    if (!/^\d+$/.test(portText) || port > 65535) {
+      throw new CliError(
+        `sessiontape view: expected --port to be 0–65535, got ${JSON.stringify(portText)}`,
+        ExitCode.UNREADABLE,
+        'ERR_USAGE',
+      )
+    }
+    const target = positionals[0]
+    if (target === undefined)
+      throw new CliError(
+        'sessiontape view: expected a transcript file or a folder. Run `sessiontape view --help`.',
+      )
+    try {
+      await stat(target)
+    } catch (error) {
+      throw new CliError(
+        `sessiontape view: ${describeStatError(target, error as NodeJS.ErrnoException, 'file or folder')}`,
+        ExitCode.UNREADABLE,
+        'ERR_UNREADABLE',
+      )
+    }
+    // Loaded on use: every other command starts without the viewer.
+    const { startViewer } = await import('@sessiontape/sessions')
+    const viewer = await startViewer(resolve(target), { port, format }).catch(
+      (error: NodeJS.ErrnoException) => {
+        if (error.code === 'EADDRINUSE')
+          throw new CliError(
+            `sessiontape view: port ${port} on 127.0.0.1 is in use`,
+            ExitCode.UNREADABLE,
+            'EADDRINUSE',
+          )
+        throw error
+      },
+    )
+    io.out(`${viewer.url}\n`)
+    if (values['no-open'] !== true) openBrowser(viewer.url)
+    if (!io.signal.aborted)
+      await new Promise<void>((resolve) =>
+        io.signal.addEventListener('abort', () => resolve(), { once: true }),
+      )
+    await viewer.close()
+    return ExitCode.OK
+  },
+}
