@@ -10,7 +10,7 @@
 //
 // Run: node --conditions=@sessiontape/source --import tsx bench/huge-tasks.ts [--copy | --handover] [--queue-256m]
 //   --copy: plain record(); --handover: the big records with `{ handOver: true }`; neither: both modes,
-//   each in a child process of its own. --queue-256m: `maxQueueBytes: 256 MiB` (room for a 100 MB record,
+//   each in a child process of its own. --queue-256m: `maxQueueChars: 256 MiB` (room for a 100 MB record,
 //   so the overflow policy never drains synchronously).
 import { execFileSync } from 'node:child_process'
 import fs from 'node:fs'
@@ -21,7 +21,7 @@ import { fileURLToPath } from 'node:url'
 
 import { createRecorder } from '../src/index.js'
 import { RecordQueue } from '../src/write/record-queue.js'
-import { IncrementalJson } from '../src/write/incremental-json.js'
+import { JsonWalk } from '../src/write/json-walk.js'
 import { chatData, hugeData, hugeMb } from './records.js'
 import { FIELDS, HUGE, roundsAfter } from './workloads.js'
 
@@ -53,16 +53,16 @@ async function measure(mode: 'copy' | 'handover'): Promise<void> {
   // Wrapped on the prototype, and always called with `.call(this)`.
   // eslint-disable-next-line @typescript-eslint/unbound-method
   const nextChunk = RecordQueue.prototype.nextChunk
-  RecordQueue.prototype.nextChunk = function timed(this: RecordQueue, maxChars: number) {
+  RecordQueue.prototype.nextChunk = function timed(this: RecordQueue, maxChars: number, deadline: number) {
     const start = performance.now()
-    const chunk = nextChunk.call(this, maxChars)
+    const chunk = nextChunk.call(this, maxChars, deadline)
     if (chunk !== null && chunk.buffer.length >= 100_000) chunkMs.push(performance.now() - start)
     return chunk
   }
   const stepMs: number[] = []
   // eslint-disable-next-line @typescript-eslint/unbound-method
-  const step = IncrementalJson.prototype.step
-  IncrementalJson.prototype.step = function timed(this: IncrementalJson, deadline: number) {
+  const step = JsonWalk.prototype.step
+  JsonWalk.prototype.step = function timed(this: JsonWalk, deadline: number) {
     const start = performance.now()
     const done = step.call(this, deadline)
     stepMs.push(performance.now() - start)
@@ -78,7 +78,7 @@ async function measure(mode: 'copy' | 'handover'): Promise<void> {
   const rec = createRecorder({
     dir,
     sessionId: 'huge-tasks',
-    ...(queue256m ? { maxQueueBytes: 256 * 1024 * 1024 } : {}),
+    ...(queue256m ? { maxQueueChars: 256 * 1024 * 1024 } : {}),
   })
   await rec.ready()
   // Observed from here: the GC that building the payloads caused is not the recorder's.
@@ -147,13 +147,13 @@ async function measure(mode: 'copy' | 'handover'): Promise<void> {
   clearInterval(timer)
   gc.disconnect()
   RecordQueue.prototype.nextChunk = nextChunk
-  IncrementalJson.prototype.step = step
+  JsonWalk.prototype.step = step
   fs.rmSync(dir, { recursive: true, force: true })
 
   const ms = (value: number | undefined) => (value === undefined ? '—' : value.toFixed(2))
   console.log(
     `\nmode ${mode}${mode === 'handover' ? ' (big records with { handOver: true })' : ' (plain record())'}, ` +
-      `maxQueueBytes ${queue256m ? '256 MiB' : 'default'} — Node ${process.version}, ${os.cpus().length} CPUs, ` +
+      `maxQueueChars ${queue256m ? '256 MiB' : 'default'} — Node ${process.version}, ${os.cpus().length} CPUs, ` +
       `load average ${os.loadavg()[0]!.toFixed(1)}; ${writes} writes, ${overflowEvents} overflow events\n`,
   )
   console.log(
@@ -181,7 +181,7 @@ async function measure(mode: 'copy' | 'handover'): Promise<void> {
   console.log('|:---|---:|---:|---:|---:|')
   console.log(row('record() of a chat record meanwhile', callMs))
   console.log(row('write task of a big string (escape + encode, ≥ 100 KB)', chunkMs))
-  console.log(row('serializer step of a handed-over record (IncrementalJson.step)', stepMs))
+  console.log(row('serializer step of a handed-over record (JsonWalk.step)', stepMs))
   const gcMs = gcs.map((g) => g.ms)
   console.log(row('GC pause', gcMs))
   console.log(row('event-loop lag (time between 1 ms timer ticks)', lagMs))

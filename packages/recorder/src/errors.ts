@@ -54,7 +54,7 @@ export const RecorderErrorCode = {
   FOREIGN_FILE: 'ERR_FOREIGN_FILE',
   /** The process exited with records still unwritten (the exit drain failed or ran out of `exitDrainMs`). */
   EXIT_UNWRITTEN: 'ERR_RECORDER_EXIT_UNWRITTEN',
-  /** A record was refused: it would take the queue past `maxQueueBytes` and the queue could not be written now. */
+  /** A record was refused: it would take the queue past `maxQueueChars` (or `maxHeldChars`) and the queue could not be written now. */
   QUEUE_FULL: 'ERR_RECORDER_QUEUE_FULL',
   /** Repairing the torn tail of a transcript failed. */
   REPAIR_FAILED: 'ERR_REPAIR_FAILED',
@@ -150,7 +150,7 @@ export class RecorderClosedError extends RecorderError {
   }
 }
 
-/** With `overflow: 'throw'`, `record()` refuses a record that would push the queue past `maxQueueBytes`. */
+/** With `overflow: 'throw'`, `record()` refuses a record that would push the queue past `maxQueueChars` (or `maxHeldChars`). */
 export class QueueFullError extends RecorderError {
   override readonly name: string = 'QueueFullError'
 }

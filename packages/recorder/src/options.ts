@@ -5,7 +5,7 @@ import { type SessionRecord } from './format/record-format.js'
 /** When the recorder calls `fdatasync` on the transcript. */
 export type FsyncMode = 'never' | 'flush' | 'batch'
 
-/** What `record()` does when the queue would grow past `maxQueueBytes`. */
+/** What `record()` does when the queue would grow past `maxQueueChars`. */
 export type OverflowPolicy = 'drain-sync' | 'throw'
 
 /**
@@ -75,11 +75,27 @@ export interface RecorderOptions {
    */
   readonly lockStaleMs?: number
   /**
-   * Bound on queued, not yet written text, measured in UTF-16 code units of the serialized lines
-   * (bytes, for ASCII). Past it the `overflow` policy applies.
-   * @default 67108864 (64 MiB)
+   * Bound on the recorder's own queued, not yet written text, in UTF-16 code units of the serialized lines
+   * (bytes, for ASCII; a JavaScript string takes 1 or 2 bytes per code unit). Strings held by reference
+   * count under {@link maxHeldChars} instead. Past it the `overflow` policy applies; one record may be past it.
+   * @default 67108864 (64 Mi)
+   */
+  readonly maxQueueChars?: number
+  /**
+   * @deprecated The same bound as {@link maxQueueChars}, under its old name: it always counted UTF-16 code
+   * units, not bytes. Accepted as an alias; giving both is a `TypeError`.
    */
   readonly maxQueueBytes?: number
+  /**
+   * Bound on the strings queued records hold by reference (strings of 64 Ki code units or more, escaped
+   * only when written), in UTF-16 code units. They are the caller's memory — usually still referenced by
+   * the agent's own history — so they are counted apart from the recorder's own text: a backlog of big
+   * tool results does not make `record()` drain synchronously until this is reached. Past it the
+   * `overflow` policy applies, as for `maxQueueChars`; a record whose held strings alone exceed it is refused
+   * at the call with a `QueueFullError`.
+   * @default an eighth of V8's heap limit in code units (a quarter of the heap at 2 bytes per code unit)
+   */
+  readonly maxHeldChars?: number
   /**
    * `'drain-sync'`: `record()` writes the queue synchronously once to get back under the bound; nothing is
    * lost (if even that cannot write, the records stay queued past the bound and `onError` gets
@@ -162,7 +178,8 @@ export interface ResolvedOptions {
   readonly fsync: FsyncMode
   readonly lock: boolean
   readonly lockStaleMs: number
-  readonly maxQueueBytes: number
+  readonly maxQueueChars: number
+  readonly maxHeldChars: number
   readonly overflow: OverflowPolicy
   readonly maxWriteBytes: number
   readonly fileCheckIntervalMs: number
@@ -178,7 +195,7 @@ export interface ResolvedOptions {
   readonly fs: RecorderFs | undefined
 }
 
-export const DEFAULT_MAX_QUEUE_BYTES = 64 * 1024 * 1024
+export const DEFAULT_MAX_QUEUE_CHARS = 64 * 1024 * 1024
 // 4 MiB per write: measured with 2.5 MB tool results arriving every loop turn, 1 MiB per write fell behind
 // (one write per turn) until the 64 MiB bound forced a synchronous drain; 4 MiB keeps up, and encoding it
 // straight into the write buffer costs about a millisecond.

@@ -59,7 +59,7 @@ describe('records holding big strings (escaped as they are written)', () => {
   it('are written a bounded slice per write, on their own, whatever maxWriteBytes allows', async () => {
     const dir = await tempDir()
     const { seam, writes } = recordingWrites()
-    // 9 M characters of text (held: long strings past 1 Mi) that escapes to more than it is long, with the default
+    // 9 M characters of text (held: strings of 64 Ki or more) that escapes to more than it is long, with the default
     // 4 MiB writes allowed.
     const data = bigPayload(7, 9_000_000)
     const rec = createRecorder({ dir, fs: seam, fsync: 'never', meta: false })
@@ -73,7 +73,7 @@ describe('records holding big strings (escaped as they are written)', () => {
     expect(writes.at(-1)!.toString()).toBe(lines[2])
     const slices = writes.slice(1, -1)
     expect(Buffer.concat(slices).toString()).toBe(lines[1])
-    // Slices sized by how long escaping takes, at most maxWriteBytes (4 Mi) code units each, 6 bytes at most
+    // Slices that end at the turn's CPU budget, at most maxWriteBytes (4 Mi) code units each, 6 bytes at most
     // per unit once escaped: never the whole record at once.
     expect(slices.length).toBeGreaterThanOrEqual(Math.ceil(9_000_000 / (4 * 1024 * 1024)))
     for (const slice of slices) expect(slice.length).toBeLessThanOrEqual(6 * 4 * 1024 * 1024)
@@ -81,20 +81,10 @@ describe('records holding big strings (escaped as they are written)', () => {
   })
 
   it.for([
-    [
-      '20 strings of 64 Ki (1.25 Mi in all) are held: the record is written alone, in slices',
-      20,
-      64 * 1024,
-      true,
-    ],
-    [
-      '10 strings of 64 Ki (640 Ki in all) are not: the record is batched with its neighbours',
-      10,
-      64 * 1024,
-      false,
-    ],
+    ['20 strings of 64 Ki are held: the record is written alone, in slices', 20, 64 * 1024, true],
+    ['one string of 64 Ki is held too: there is one threshold, not a total', 1, 64 * 1024, true],
     ['200 strings of 60,000 units (under 64 Ki each) are not, whatever their total', 200, 60_000, false],
-  ] as const)('long strings adding up to 1 Mi code units: %s', async ([, count, length, held]) => {
+  ] as const)('strings of 64 Ki code units or more: %s', async ([, count, length, held]) => {
     const dir = await tempDir()
     const { seam, writes } = recordingWrites()
     const rec = createRecorder({
@@ -139,11 +129,12 @@ describe('records holding big strings (escaped as they are written)', () => {
 
   it('are written whole by flushSync() and by the overflow policy, synchronously', async () => {
     const dir = await tempDir()
-    // The queue holds about one big record: each further record makes room by writing synchronously.
+    // The held strings' bound holds about one big record: each further record makes room by writing
+    // synchronously.
     const rec = createRecorder({
       dir,
       meta: false,
-      maxQueueBytes: 500_000,
+      maxHeldChars: 1_000_000,
       overflow: 'drain-sync',
       maxWriteBytes: 64 * 1024,
     })

@@ -147,7 +147,8 @@ describe('bounded memory: maxQueueBytes with an overflow policy', () => {
     const rec = createRecorder({ dir, fs: seam, maxQueueBytes: bound, maxWriteBytes: 8_192 })
     await rec.ready()
     const uuids = [rec.record('chat', { text: 'a'.repeat(100) })]
-    uuids.push(rec.record('tool_result', { output: 'x'.repeat(100_000) }))
+    // 100,000 code units of the recorder's own text: strings under 64 Ki (longer ones are held, bounded apart).
+    uuids.push(rec.record('tool_result', { output: Array.from({ length: 1_000 }, () => 'x'.repeat(100)) }))
     for (let i = 0; i < 20; i++) uuids.push(rec.record('chat', { i, text: 'b'.repeat(500) }))
     expect(rec.stats()).toMatchObject({ overflowEvents: 0, pendingRecords: 22 })
     expect(rec.stats().pendingBytes).toBeGreaterThan(100_000)

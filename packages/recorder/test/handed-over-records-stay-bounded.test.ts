@@ -13,55 +13,56 @@ function structure(items: number): object {
   return { items: Array.from({ length: items }, (_, k) => ({ k, name: `item ${k}` })) }
 }
 
-/** A disk on which the transcript does not open until `release()`: nothing is written meanwhile. */
-function stalledDisk() {
-  let release = (): void => {}
-  const gate = new Promise<void>((resolve) => (release = resolve))
-  const seam = fakeFs({
-    overrides: {
-      open:
-        (real) =>
-        async (...args) => (await gate, real(...args)),
-    },
-  })
-  return { seam, release }
-}
-
 /** Enough loop turns for the serializer (~1 ms slices) to do all it may. */
 async function turns(count: number): Promise<void> {
   for (let i = 0; i < count; i++) await new Promise((resolve) => setImmediate(resolve))
 }
 
 describe('records handed over stay within the bounds', () => {
-  it('the queue holds at most maxQueueBytes plus one record while the disk does not move: serializing waits for room', async () => {
+  it('the queue holds at most maxQueueChars plus one record while a slow disk writes: one line handed over exists at a time', async () => {
     const dir = await tempDir()
-    const { seam, release } = stalledDisk()
+    // Every write takes 20 ms: the disk, not the serializer, sets the pace.
+    const seam = fakeFs({
+      overrides: {
+        write:
+          (real) =>
+          async (...args) => (await new Promise((resolve) => setTimeout(resolve, 20)), real(...args)),
+      },
+    })
     const bound = 1 * MiB
-    const rec = createRecorder({ dir, meta: false, fs: seam, maxQueueBytes: bound })
+    const rec = createRecorder({ dir, meta: false, fs: seam, maxQueueChars: bound })
     const one = JSON.stringify(structure(50_000)).length // ≈ 1.3 MB, more than the bound
     const uuids: string[] = []
-    for (let i = 0; i < 16; i++) uuids.push(rec.record('tool_result', structure(50_000), { handOver: true }))
-    await turns(2_000)
-    const pending = rec.stats().pendingBytes
-    release()
+    for (let i = 0; i < 8; i++) uuids.push(rec.record('tool_result', structure(50_000), { handOver: true }))
+    let most = 0
+    const sampler = setInterval(() => (most = Math.max(most, rec.stats().pendingBytes)), 1)
     await rec.close()
-    // One line past the bound, fifteen placeholders (an envelope each): the others wait to be serialized.
-    expect(pending).toBeGreaterThan(one)
-    expect(pending).toBeLessThanOrEqual(bound + one + 16 * 300)
+    clearInterval(sampler)
+    // One line past the bound at most, the others still envelopes waiting for their walk (~300 each).
+    expect(most).toBeGreaterThan(one)
+    expect(most).toBeLessThanOrEqual(bound + one + 8 * 300)
+    expect(seam.calls.writeSync).toBe(0)
     expect(readTranscript(rec.filePath).map((r) => r.uuid)).toEqual(uuids)
   }, 60_000)
 
-  it('past an eighth of the bound a record handed over is serialized at once, like any other (a snapshot)', async () => {
+  it('an envelope key added to the data after record() returned is refused when it is serialized: the error record is written instead', async () => {
     const dir = await tempDir()
-    const { seam, release } = stalledDisk()
-    const rec = createRecorder({ dir, meta: false, fs: seam, maxQueueBytes: 80_000 })
-    for (let i = 0; i < 20; i++) rec.record('user', { text: 'x'.repeat(1_000) })
-    const data = { items: [1, 2, 3] }
-    rec.record('tool_result', data, { handOver: true })
-    data.items.push(4)
-    release()
+    const reported: RecorderError[] = []
+    const rec = createRecorder({ dir, meta: false, onError: (e) => void reported.push(e) })
+    const parent = rec.record('user', { text: 'hi' })
+    const data: Record<string, unknown> = { text: 'tool output' }
+    const handed = rec.record('tool_result', data, { handOver: true })
+    data.uuid = 'forged'
+    data.parentUuid = null
+    const after = rec.record('user', { text: 'next' })
     await rec.close()
-    expect(readTranscript(rec.filePath).at(-1)).toMatchObject({ items: [1, 2, 3] })
+    const records = readTranscript(rec.filePath)
+    expect(records.map((r) => r.uuid)).toEqual([parent, handed, after])
+    expect(records[1]).toMatchObject({ parentUuid: parent, type: 'tool_result' })
+    expect(records[1]!.recordError).toMatchObject({ code: 'ERR_INVALID_RECORD' })
+    expect(records[1]).not.toHaveProperty('text')
+    expect(records[2]!.parentUuid).toBe(handed)
+    expect(reported.map((e) => e.code)).toEqual(['ERR_RECORD_UNSERIALIZABLE'])
   })
 
   it('maxRecordBytes: a record whose envelope alone leaves no room is refused at the call; no line written is over the limit, the error line included', async () => {
@@ -97,7 +98,7 @@ describe('records handed over stay within the bounds', () => {
         dir,
         meta: false,
         onError: (e) => void errors.push(e),
-        ...(call === 'record' ? { maxQueueBytes: 4_000 } : {}),
+        ...(call === 'record' ? { maxQueueChars: 4_000 } : {}),
       })
       await rec.ready()
       let called = false
@@ -144,7 +145,7 @@ describe('records handed over stay within the bounds', () => {
     const dir = await tempDir()
     const bound = 1 * MiB
     const seam = fakeFs()
-    const rec = createRecorder({ dir, meta: false, fs: seam, maxQueueBytes: bound })
+    const rec = createRecorder({ dir, meta: false, fs: seam, maxQueueChars: bound })
     await rec.ready()
     const uuids: string[] = []
     for (let i = 0; i < 5; i++) uuids.push(rec.record('tool_result', structure(20_000), { handOver: true }))

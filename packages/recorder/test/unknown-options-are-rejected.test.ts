@@ -17,10 +17,10 @@ import { tempDir } from './helpers/temp-dir.js'
 describe('createRecorder() rejects options it would not read', () => {
   it.for([
     ['fsycn', /Unknown option `fsycn` for createRecorder\(\)\. Did you mean `fsync`\?/],
-    ['maxQueueByte', /Did you mean `maxQueueBytes`\?/],
+    ['maxQueueChar', /Did you mean `maxQueueChars`\?/],
     ['sync', /Unknown option `sync`.*flushSync\(\)/],
     ['minLength', /group-committed/],
-    ['maxLength', /use `maxQueueBytes`/],
+    ['maxLength', /use `maxQueueChars`/],
     ['append', /use `resume: true`/],
     ['colour', /Unknown option `colour`.*Known options: dir, sessionId/],
   ] as const)('`%s` is a TypeError naming it (%s)', async ([key, message]) => {

@@ -11,7 +11,7 @@ const EQUIVALENTS: Readonly<Record<string, string>> = {
   sync: 'records are always written in the background; call `flushSync()` where a synchronous write is needed',
   minLength:
     'records are group-committed on their own (everything queued while a write is in flight goes in the next one)',
-  maxLength: 'use `maxQueueBytes` (with `overflow`)',
+  maxLength: 'use `maxQueueChars` (with `overflow`)',
   maxWrite: 'use `maxWriteBytes`',
   dest: 'use `dir` and `sessionId` (the transcript is `<dir>/<sessionId>.jsonl`)',
   file: 'use `dir` and `sessionId` (the transcript is `<dir>/<sessionId>.jsonl`)',

@@ -27,11 +27,16 @@ export function flushSyncGoal(recorded: number): Goal {
 }
 
 /**
- * The overflow policy: write until a record of `chars` fits under half the bound (`low`), or can be the one
- * record allowed past it; confirm nothing.
+ * The overflow policy: write until a record of `own` code units holding `held` fits under half the bound
+ * (`low`) and the held strings' bound, or can be the one record allowed past the bound; confirm nothing.
  */
-export function roomGoal(queue: RecordQueue, chars: number, low: number): Goal {
-  return { writeMore: () => queue.admits(chars, low) === null, confirm: () => 0, sync: false, open: false }
+export function roomGoal(queue: RecordQueue, own: number, held: number, low: number): Goal {
+  return {
+    writeMore: () => queue.admits(own, held, low) === null,
+    confirm: () => 0,
+    sync: false,
+    open: false,
+  }
 }
 
 /** The exit drain: write until `deadline`, confirm at the path what was written; sync only if every batch is. */

@@ -1,5 +1,6 @@
-import { DATA_PENDING, lineChars, type SerializedRecord } from './serialize-record.js'
-import { textOf, unitAt } from './lazy-json-text.js'
+import { type HandOverSettings, walkHandedOver } from './hand-over.js'
+import { isHighSurrogate, PIECE_CHARS, textOf, unitAt } from './held-text.js'
+import { heldCharsOf, lineChars, type QueuedRecord } from './serialize-record.js'
 
 /** A run of queued text handed to one write: whole records, or one slice of a record too big for one write. */
 export interface Chunk {
@@ -21,39 +22,46 @@ export interface Chunk {
   readonly chars: number
 }
 
+/**
+ * The CPU budget of one event-loop turn, in ms: what the writer spends producing bytes on demand — walking
+ * the data of a record handed over, escaping and encoding held strings — before it lets the loop go on. 1.5:
+ * with 2 ms slices the tasks' p99 was 4–4.7 ms and their maximum 5–7 ms (bench/huge-tasks.ts), with 1.5
+ * p99 3–3.3 ms and maximum 4–5 ms; below that, the writer falls behind a producer of big records.
+ */
+export const TURN_BUDGET_MS = 1.5
+
+export interface QueueSettings extends HandOverSettings {
+  /** `maxQueueChars`: the bound on the recorder's own queued text, in code units. */
+  readonly maxQueueChars: number
+  /** Bound on the held strings of the records queued, in code units (see `maxHeldChars`). */
+  readonly maxHeldChars: number
+}
+
 // Compacting the arrays costs O(pending); doing it only when the consumed prefix is large and more than
 // half of the arrays keeps it amortized O(1) per record.
 const COMPACT_MIN_HEAD = 1024
 const NEWLINE = 0x0a
-// A record holding big strings (see SerializedRecord.lazy) is escaped as it is written, a slice per write,
-// always on its own (never batched with the records around it). Each slice is sized so that escaping and
-// encoding it takes about LAZY_TASK_MS: the next slice is scaled from how long the last one took. On the
-// 2-core reference VM 1 Mi code units take ~2 ms as base64 and ~5 ms as text with escapes and non-ASCII, so
-// a fixed size is either too slow for the one (one write per loop turn: a producer of big records outruns
-// it) or too long a task for the other. The first slice is LAZY_FIRST_CHARS. 1.5 ms, not 2: with 2 the
-// tasks' p99 was 4–4.7 ms and their maximum 5–7 ms (bench/huge-tasks.ts); with 1.5, p99 3–3.3, max 4–5.
-const LAZY_TASK_MS = 1.5
-const LAZY_FIRST_CHARS = 512 * 1024
-const LAZY_MIN_CHARS = 64 * 1024
 
-function isHighSurrogate(code: number): boolean {
-  return code >= 0xd800 && code <= 0xdbff
-}
-
-/** Characters of a record's line: head + body + the newline (a lazy body counts its big strings raw). */
 const charsOf = lineChars
 
 /**
- * The records accepted by `record()` and not yet written, in order. Records stay as the strings `record()`
- * produced until a chunk is taken; a chunk is removed only when it is committed (fully written), so a failed
- * or interrupted write leaves the queue exactly as it was.
+ * The records accepted by `record()` and not yet written, in order, each a {@link QueuedRecord} whose bytes
+ * are produced on demand, against the CPU budget of the turn: ordinary records are batched and encoded as
+ * they are; a record holding strings (or bigger than a write) is written in slices, its held strings escaped
+ * and encoded a piece at a time until the turn's deadline; a record handed over is walked first, a slice per
+ * turn, when it is next. A chunk is removed only when it is committed (fully written), so a failed or
+ * interrupted write leaves the queue exactly as it was.
  *
- * Encoding writes each string straight into one buffer (`buf.write` per part):
- * measured on Node 20 that is ~20× cheaper for a thousand 1 KB lines than `join('')` + `Buffer.from`, and it
- * never copies a big record into an intermediate string.
+ * Memory is counted twice over: the recorder's own text (`boundedChars`, under `maxQueueChars`) and the
+ * strings held by reference (`heldChars`, under `maxHeldChars`), which are the caller's.
+ *
+ * Encoding writes each string straight into one buffer (`buf.write` per part): measured on Node 20 that is
+ * ~20× cheaper for a thousand 1 KB lines than `join('')` + `Buffer.from`, and it never copies a big record
+ * into an intermediate string.
  */
 export class RecordQueue {
-  #records: SerializedRecord[] = []
+  readonly #s: QueueSettings
+  #records: QueuedRecord[] = []
   #uuids: string[] = []
   #timestamps: string[] = []
   // Index of the first unwritten record.
@@ -61,18 +69,36 @@ export class RecordQueue {
   // Characters of the head record already written by earlier slices (only for a record bigger than a write).
   #headChars = 0
   #pendingChars = 0
+  // Own and held code units of the records not wholly written (a record counts until its last slice).
+  #ownChars = 0
+  #heldChars = 0
   // The one record allowed past the bound (see admits()): null when none is queued.
-  #over: SerializedRecord | null = null
-  // Code units of the next slice of a record holding big strings (see LAZY_TASK_MS).
-  #lazyChars = LAZY_FIRST_CHARS
+  #over: QueuedRecord | null = null
+  // Records handed over whose data is not walked yet: while there is one, no record behind it may take
+  // the place past the bound (its line, of any size, may have to).
+  #walks = 0
+  // A walk is running: the data's own code (a toJSON, a getter) may call back into the recorder —
+  // flushSync(), record() — and must not start another slice of a walk from inside this one.
+  #walking = false
+  // Code units produced per ms by the last slice of a held record: sizes the next slice's buffer.
+  #unitsPerMs = PIECE_CHARS
+
+  constructor(settings: QueueSettings) {
+    this.#s = settings
+  }
 
   get pendingRecords(): number {
     return this.#records.length - this.#head
   }
 
-  /** UTF-16 code units of text not yet written. */
+  /** UTF-16 code units of text not yet written (held strings counted raw). */
   get pendingChars(): number {
     return this.#pendingChars
+  }
+
+  /** Code units of the strings held by queued records: the caller's memory, kept alive until written. */
+  get heldChars(): number {
+    return this.#heldChars
   }
 
   /** The head record is written in part (a record bigger than one write): stopping now would leave half a line. */
@@ -84,32 +110,30 @@ export class RecordQueue {
     return this.#head >= this.#records.length
   }
 
-  /** The head record can be written now: it is not a record handed over whose data is still being serialized. */
+  /** Something to produce bytes from: a record to write, or to walk first. */
   get hasReady(): boolean {
-    return !this.isEmpty && !this.headPending
-  }
-
-  /** `record` is the next to be written. */
-  isHead(record: SerializedRecord): boolean {
-    return this.#records[this.#head] === record
-  }
-
-  /** The head record waits for its data to be serialized: nothing can be written before it is. */
-  get headPending(): boolean {
-    return this.#head < this.#records.length && this.#records[this.#head]!.lazy === DATA_PENDING
+    return !this.isEmpty
   }
 
   /**
-   * Queued text that counts against `maxQueueBytes`: all of it but what is left of the one record allowed
-   * past the bound. That one record may be bigger than the bound itself (a 100 MB tool result with the
-   * default 64 MiB): it is admitted, and the records behind it are bounded on their own, so they need no
-   * synchronous drain while it is written in slices. Memory: at most the bound plus one record.
+   * The head record is handed over and its data not walked yet: nothing can be written before it is. False
+   * from inside its walk (the data's own code calling the recorder): nothing can be done about it there.
+   */
+  get headPending(): boolean {
+    return (
+      !this.#walking && this.#head < this.#records.length && this.#records[this.#head]!.handedOver !== null
+    )
+  }
+
+  /**
+   * The recorder's own queued text that counts against `maxQueueChars`: all of it but the one record allowed
+   * past the bound. That one record may be bigger than the bound itself: it is admitted, and the records
+   * behind it are bounded on their own, so they need no synchronous drain while it is written in slices.
+   * Memory: at most the bound plus one record. Held strings are not in it (see {@link heldChars}).
    */
   get boundedChars(): number {
     const over = this.#over
-    if (over === null) return this.#pendingChars
-    const written = this.#records[this.#head] === over ? this.#headChars : 0
-    return this.#pendingChars - (charsOf(over) - written)
+    return over === null ? this.#ownChars : this.#ownChars - ownCharsOf(over)
   }
 
   /** A record is queued past the bound (see {@link boundedChars}). */
@@ -118,60 +142,78 @@ export class RecordQueue {
   }
 
   /**
-   * How a record of `chars` can be queued under the bound `max`: `'within'` it, as the one record `'over'`
-   * it (none is queued yet), or `null`: not without making room first.
+   * How a record of `own` code units of text holding `held` can be queued under the bound `max`: `'within'`
+   * it, as the one record `'over'` it, or `null`: not without making room first. Held strings must fit
+   * under their own bound whatever the text does.
    */
-  admits(chars: number, max: number): 'within' | 'over' | null {
-    if (this.boundedChars + chars <= max) return 'within'
-    return this.#over === null ? 'over' : null
+  admits(own: number, held: number, max: number): 'within' | 'over' | null {
+    if (this.#heldChars + held > this.#s.maxHeldChars) return null
+    if (this.boundedChars + own <= max) return 'within'
+    return this.#over === null && this.#walks === 0 ? 'over' : null
   }
 
-  push(record: SerializedRecord, uuid: string, timestamp: string, over = false): void {
+  push(record: QueuedRecord, uuid: string, timestamp: string, over = false): void {
     this.#records.push(record)
     this.#uuids.push(uuid)
     this.#timestamps.push(timestamp)
-    this.#pendingChars += charsOf(record)
+    this.#count(record, 1)
+    if (record.handedOver !== null) this.#walks++
     if (over) this.#over = record
   }
 
   /**
-   * Replaces the placeholder of a record handed over by its line, in place. A line that does not fit under
-   * `max` becomes the record allowed past the bound when there is none yet (otherwise the bound is past
-   * until it is written, and record() applies the overflow policy meanwhile).
+   * Makes the head writable: a record handed over is walked, a slice of the turn's budget; its line then takes
+   * its place (as the one record past the bound when it does not fit under it and none is). True when the
+   * head can be written now.
    */
-  resolve(placeholder: SerializedRecord, line: SerializedRecord, max: number): void {
-    const index = this.#records.indexOf(placeholder, this.#head)
-    if (index < 0) return
+  prepareHead(deadline = performance.now() + TURN_BUDGET_MS): boolean {
+    const index = this.#head
+    const entry = this.#records[index]
+    if (entry?.handedOver == null) return true
+    if (this.#walking) return false
+    this.#walking = true
+    let line: QueuedRecord | null
+    try {
+      line = walkHandedOver(entry, this.#uuids[index]!, deadline, this.#s)
+    } finally {
+      this.#walking = false
+    }
+    if (line === null) return false
+    this.#count(entry, -1)
+    this.#walks--
     this.#records[index] = line
-    this.#pendingChars += charsOf(line) - charsOf(placeholder)
-    if (this.#over === placeholder || (this.#over === null && this.boundedChars > max)) this.#over = line
+    this.#count(line, 1)
+    if (this.#over === entry || (this.#over === null && this.boundedChars > this.#s.maxQueueChars))
+      this.#over = line
+    return true
   }
 
   /**
-   * The next chunk to write, at most `maxChars` code units of text, without removing it. Records are never
-   * split across chunks unless one alone exceeds `maxChars`; a surrogate pair is never split.
+   * The next chunk to write, at most `maxChars` code units of text, without removing it; `null` when the
+   * head is not walked yet (see {@link prepareHead}). Ordinary records are never split across chunks unless
+   * one alone exceeds `maxChars`; a record holding strings is written in slices that end at `deadline`; a
+   * surrogate pair is never split.
    */
-  nextChunk(maxChars: number): Chunk | null {
+  nextChunk(maxChars: number, deadline = performance.now() + TURN_BUDGET_MS): Chunk | null {
     const head = this.#head
     const records = this.#records
     if (head >= records.length) return null
     const first = records[head]!
-    if (first.lazy === DATA_PENDING) return null
-    if (first.lazy !== undefined) return this.#lazySlice(first, maxChars)
-    if (this.#headChars > 0 || charsOf(first) > maxChars) return this.#slice(first, maxChars)
+    if (first.handedOver !== null) return null
+    if (typeof first.body !== 'string' || this.#headChars > 0 || charsOf(first) > maxChars)
+      return this.#slice(first, maxChars, deadline)
     let end = head + 1
     let chars = charsOf(first)
-    while (
-      end < records.length &&
-      records[end]!.lazy === undefined &&
-      chars + charsOf(records[end]!) <= maxChars
-    )
-      chars += charsOf(records[end++]!)
+    for (; end < records.length; end++) {
+      const next = records[end]!
+      if (typeof next.body !== 'string' || next.handedOver !== null || chars + charsOf(next) > maxChars) break
+      chars += charsOf(next)
+    }
     const buffer = allocateFor(chars, () => {
       let bytes = 0
       for (let i = head; i < end; i++) {
         const record = records[i]!
-        bytes += Buffer.byteLength(record.head) + Buffer.byteLength(record.body) + 1
+        bytes += Buffer.byteLength(record.head) + Buffer.byteLength(record.body as string) + 1
       }
       return bytes
     })
@@ -179,7 +221,7 @@ export class RecordQueue {
     for (let i = head; i < end; i++) {
       const record = records[i]!
       offset += buffer.write(record.head, offset)
-      if (record.body.length > 0) offset += buffer.write(record.body, offset)
+      if ((record.body as string).length > 0) offset += buffer.write(record.body as string, offset)
       buffer[offset++] = NEWLINE
     }
     return {
@@ -194,50 +236,47 @@ export class RecordQueue {
     }
   }
 
-  /** The next slice of a record holding big strings, sized to take about LAZY_TASK_MS to make. */
-  #lazySlice(record: SerializedRecord, maxChars: number): Chunk {
-    const chars = Math.min(maxChars, this.#lazyChars)
+  /**
+   * The next slice of the head record, from `headChars`: pieces of at most PIECE_CHARS code units, each
+   * escaped (held strings) and encoded at once, until `maxChars`, the record's end or `deadline` (at least
+   * one piece). The buffer is sized from how fast the last slice went (twice what the budget should
+   * produce, 6 bytes per code unit at worst), so it is never the worst case of a whole write.
+   */
+  #slice(record: QueuedRecord, maxChars: number, deadline: number): Chunk {
     const started = performance.now()
-    const chunk = this.#slice(record, chars)
-    const elapsed = performance.now() - started
-    // Only a full slice says how fast this text goes (the last one of a record is shorter). Halfway between
-    // the last size and the one that would have taken the target, and at most 1.5× the last: one slow slice
-    // (a GC) is not followed by a tiny one, nor one fast slice (base64 before text) by a huge one.
-    if (chunk.chars >= chars) {
-      const fitting = (chunk.chars * LAZY_TASK_MS) / Math.max(elapsed, 0.01)
-      const next = Math.min((chars + fitting) / 2, chars * 1.5, maxChars)
-      this.#lazyChars = Math.round(Math.max(LAZY_MIN_CHARS, next))
-    }
-    return chunk
-  }
-
-  /** The next slice of a record too big for one write: characters [headChars, headChars + maxChars). */
-  #slice(record: SerializedRecord, maxChars: number): Chunk {
     const total = charsOf(record)
     const from = this.#headChars
-    let to = Math.min(total, from + maxChars)
-    if (to < total && isHighSurrogate(charCodeAt(record, to - 1))) to--
+    let limit = Math.min(total, from + maxChars)
+    if (limit < total && limit - 1 > from && isHighSurrogate(charCodeAt(record, limit - 1))) limit--
     const pieces: string[] = []
-    const { head, body, lazy } = record
-    if (from < head.length) pieces.push(head.slice(from, Math.min(to, head.length)))
-    const bodyFrom = Math.max(from - head.length, 0)
-    const bodyTo = Math.min(to - head.length, total - 1 - head.length)
-    if (bodyTo > bodyFrom) {
-      if (lazy === undefined) pieces.push(body.slice(bodyFrom, bodyTo))
-      else textOf(lazy, bodyFrom, bodyTo, pieces)
+    let buffer: Buffer
+    let offset = 0
+    let to = from
+    if (limit - from < EXACT_SIZE_BELOW) {
+      // A short slice (the end of a record, or a small maxWriteBytes): at once, in an exact buffer.
+      lineText(record, from, limit, pieces)
+      let bytes = 0
+      for (const piece of pieces) bytes += Buffer.byteLength(piece)
+      buffer = Buffer.allocUnsafe(bytes)
+      for (const piece of pieces) offset += buffer.write(piece, offset)
+      to = limit
+    } else {
+      const wanted = Math.max(PIECE_CHARS, Math.ceil(this.#unitsPerMs * TURN_BUDGET_MS * 2))
+      buffer = Buffer.allocUnsafeSlow(Math.min(limit - from, wanted) * 6)
+      while (to < limit) {
+        const room = Math.floor((buffer.length - offset) / 6)
+        if (room < 2) break
+        let end = Math.min(limit, to + Math.min(PIECE_CHARS, room))
+        if (end < limit && isHighSurrogate(charCodeAt(record, end - 1))) end--
+        pieces.length = 0
+        lineText(record, to, end, pieces)
+        for (const piece of pieces) offset += buffer.write(piece, offset)
+        to = end
+        if (performance.now() >= deadline) break
+      }
+      if (to < limit) this.#unitsPerMs = (to - from) / Math.max(performance.now() - started, 0.01)
     }
     const withNewline = to === total
-    // Escaping makes the text longer than the units it covers: the buffer is sized on the text itself.
-    let textChars = withNewline ? 1 : 0
-    for (const piece of pieces) textChars += piece.length
-    const buffer = allocateFor(textChars, () => {
-      let bytes = withNewline ? 1 : 0
-      for (const piece of pieces) bytes += Buffer.byteLength(piece)
-      return bytes
-    })
-    let offset = 0
-    for (const piece of pieces) offset += buffer.write(piece, offset)
-    if (withNewline) buffer[offset++] = NEWLINE
     const index = this.#head
     return {
       buffer: buffer.subarray(0, offset),
@@ -255,13 +294,22 @@ export class RecordQueue {
   commit(chunk: Chunk): void {
     // Drop references as we go so written records can be collected before the arrays are compacted.
     for (let i = this.#head; i < this.#head + chunk.advance; i++) {
-      if (this.#records[i] === this.#over) this.#over = null
+      const record = this.#records[i]!
+      if (record === this.#over) this.#over = null
+      this.#ownChars -= ownCharsOf(record)
+      this.#heldChars -= heldCharsOf(record)
       this.#records[i] = EMPTY
     }
     this.#head += chunk.advance
     this.#headChars = chunk.nextHeadChars
     this.#pendingChars -= chunk.chars
     this.#compact()
+  }
+
+  #count(record: QueuedRecord, sign: 1 | -1): void {
+    this.#pendingChars += sign * charsOf(record)
+    this.#ownChars += sign * ownCharsOf(record)
+    this.#heldChars += sign * heldCharsOf(record)
   }
 
   #compact(): void {
@@ -280,7 +328,12 @@ export class RecordQueue {
   }
 }
 
-const EMPTY: SerializedRecord = { head: '', body: '', lazy: undefined }
+const EMPTY: QueuedRecord = { head: '', body: '', handedOver: null }
+
+/** Code units of the record's own text: its line but the strings it holds. */
+function ownCharsOf(record: QueuedRecord): number {
+  return charsOf(record) - heldCharsOf(record)
+}
 
 // Below this many characters the exact UTF-8 size is computed, so the buffer can come from Node's shared
 // pool; above it, scanning the text just to size the buffer costs about as much as encoding it, so the
@@ -292,11 +345,25 @@ function allocateFor(chars: number, exactBytes: () => number): Buffer {
   return chars < EXACT_SIZE_BELOW ? Buffer.allocUnsafe(exactBytes()) : Buffer.allocUnsafeSlow(chars * 3)
 }
 
-/** The character at `index` of the record's line (of a big string's raw text, for a lazy body). */
-function charCodeAt(record: SerializedRecord, index: number): number {
+/** The text of units [from, to) of the record's line (held strings escaped), appended to `out`. */
+function lineText(record: QueuedRecord, from: number, to: number, out: string[]): void {
+  const { head, body } = record
+  if (from < head.length) out.push(head.slice(from, Math.min(to, head.length)))
+  const total = charsOf(record)
+  const bodyFrom = Math.max(from - head.length, 0)
+  const bodyTo = Math.min(to - head.length, total - 1 - head.length)
+  if (bodyTo > bodyFrom) {
+    if (typeof body === 'string') out.push(body.slice(bodyFrom, bodyTo))
+    else textOf(body, bodyFrom, bodyTo, out)
+  }
+  if (to === total) out.push('\n')
+}
+
+/** The character at `index` of the record's line (of a held string's raw text). */
+function charCodeAt(record: QueuedRecord, index: number): number {
   if (index < record.head.length) return record.head.charCodeAt(index)
   const inBody = index - record.head.length
-  const { body, lazy } = record
-  if (lazy !== undefined) return inBody < lazy.chars ? unitAt(lazy, inBody) : NEWLINE
+  const { body } = record
+  if (typeof body !== 'string') return inBody < body.chars ? unitAt(body, inBody) : NEWLINE
   return inBody < body.length ? body.charCodeAt(inBody) : NEWLINE
 }

@@ -61,7 +61,7 @@ export interface RecorderStats {
   readonly errors: number
   /** Most records that went out in one write. */
   readonly maxBatchRecords: number
-  /** `record()` calls that found the queue past `maxQueueBytes`. */
+  /** `record()` calls that found the queue past `maxQueueChars` (or `maxHeldChars`). */
   readonly overflowEvents: number
 }
 

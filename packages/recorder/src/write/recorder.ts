@@ -10,9 +10,7 @@ import { nodeFs, type RecorderFs } from '../util/recorder-fs.js'
 import { TITLE_RECORD_TYPE, transcriptFileName } from '../format/record-format.js'
 import { RecordQueue } from './record-queue.js'
 import { resolveOptions } from './resolve-options.js'
-import { HOLD_HUGE_STRINGS, HOLD_LONG_STRINGS } from './serialize-record.js'
 import { type SessionDetails, sessionError, withUnwrittenCount } from './session-errors.js'
-import { HandOverSerializer, MAX_HANDED_OVER_PENDING } from './hand-over.js'
 import { Reporter } from './reporter.js'
 import { inspectForResume, recoveredRecord } from './resume.js'
 import { Sequencer } from './sequencer.js'
@@ -33,8 +31,7 @@ import { limited } from '../util/write-limiter.js'
  * - {@link RecordQueue}: accepted records not yet written;
  * - {@link Transcript}: the path and every descriptor of the transcript (open, check, write, sync, close);
  * - {@link Writer}: the write cycle, its background loop and the synchronous drains, and the watermarks;
- * - {@link Admission}: `maxRecordBytes`, the memory bound and its overflow policy;
- * - {@link HandOverSerializer}: records handed over, serialized later, a slice at a time;
+ * - {@link Admission}: `maxRecordBytes`, the memory bounds and their overflow policy;
  * - {@link LockKeeper}: the single-writer lock; {@link Reporter}: failures to onError/stderr.
  */
 class SessionRecorder implements Recorder {
@@ -42,11 +39,10 @@ class SessionRecorder implements Recorder {
   readonly filePath: string
   readonly #o: ResolvedOptions
   readonly #fs: RecorderFs
-  readonly #queue = new RecordQueue()
+  readonly #queue: RecordQueue
   readonly #sequencer: Sequencer
   readonly #transcript: Transcript
   readonly #writer: Writer
-  readonly #handOver: HandOverSerializer
   readonly #admission: Admission
   readonly #lock: LockKeeper
   readonly #reporter: Reporter
@@ -66,6 +62,20 @@ class SessionRecorder implements Recorder {
     const dir = path.resolve(options.dir)
     this.filePath = path.join(dir, transcriptFileName(options.sessionId))
     this.#reporter = new Reporter(options.onError)
+    this.#queue = new RecordQueue({
+      maxQueueChars: options.maxQueueChars,
+      maxHeldChars: options.maxHeldChars,
+      maxRecordBytes: options.maxRecordBytes,
+      onUnserializable: (uuid, type, cause) =>
+        this.#reporter.report(
+          sessionError(
+            this.#details(),
+            RecorderErrorCode.RECORD_UNSERIALIZABLE,
+            `record ${uuid} ("${type}") was handed over but its data could not be serialized; it was written with a recordError field instead of its data`,
+            cause,
+          ),
+        ),
+    })
     const error = (code: RecorderErrorCode, what: string, cause: unknown): RecorderError =>
       sessionError(this.#details(), code, what, cause)
 
@@ -101,21 +111,6 @@ class SessionRecorder implements Recorder {
       this.#sequencer.acceptOwn(recovered.serialized, recovered.uuid, recovered.timestamp)
     }
 
-    this.#handOver = new HandOverSerializer({
-      queue: this.#queue,
-      maxQueueChars: options.maxQueueBytes,
-      maxRecordBytes: options.maxRecordBytes,
-      onLine: () => this.#writer.schedule(),
-      onUnserializable: (record, cause) =>
-        this.#reporter.report(
-          sessionError(
-            this.#details(),
-            RecorderErrorCode.RECORD_UNSERIALIZABLE,
-            `record ${record.uuid} ("${record.type}") was handed over but its data could not be serialized; it was written with a recordError field instead of its data`,
-            cause,
-          ),
-        ),
-    })
     this.#transcript = new Transcript(
       this.filePath,
       dir,
@@ -138,7 +133,8 @@ class SessionRecorder implements Recorder {
       queue: this.#queue,
       writer: () => this.#writer,
       lock: this.#lock,
-      maxQueueChars: options.maxQueueBytes,
+      maxQueueChars: options.maxQueueChars,
+      maxHeldChars: options.maxHeldChars,
       overflow: options.overflow,
       maxRecordBytes: options.maxRecordBytes,
       details: () => this.#details(),
@@ -152,14 +148,10 @@ class SessionRecorder implements Recorder {
         reporter: this.#reporter,
         fsync: options.fsync,
         maxWriteChars: options.maxWriteBytes,
-        serializeHead: (more) => this.#handOver.serializeHead(more),
         recorded: () => this.#sequencer.recorded,
         error,
         withCount: (failure) => withUnwrittenCount(failure, this.#details()),
-        onPersisted: () => {
-          this.#meta?.follow(this.#writer.marks)
-          this.#handOver.resume()
-        },
+        onPersisted: () => this.#meta?.follow(this.#writer.marks),
         onOpened: () => {
           for (const waiter of this.#readyWaiters.splice(0)) waiter.resolve()
         },
@@ -202,18 +194,10 @@ class SessionRecorder implements Recorder {
   }
 
   record(type: string, data?: object, options?: RecordOptions): string {
-    // Past an eighth of the bound, work is done here again: long strings are escaped (see HOLD_HUGE_STRINGS),
-    // data handed over is serialized at once — and past MAX_HANDED_OVER_PENDING records still being
-    // serialized too. That slows a producer that outruns the disk (or the serializer) by what its records
-    // cost, instead of letting the queue reach the bound.
-    const roomy = this.#queue.boundedChars <= this.#o.maxQueueBytes / 8
-    const mayDefer = roomy && this.#handOver.pending < MAX_HANDED_OVER_PENDING
-    const held = roomy ? HOLD_LONG_STRINGS : HOLD_HUGE_STRINGS
-    const prepared = this.#sequencer.prepare(type, data, options, mayDefer, held)
+    const prepared = this.#sequencer.prepare(type, data, options)
     this.#admission.checkSize(prepared)
     const admitted = this.#admission.makeRoomFor(prepared)
     this.#sequencer.accept(prepared, admitted === 'over')
-    if (prepared.handedOver !== null) this.#handOver.add(prepared.handedOver)
     if (type === TITLE_RECORD_TYPE) this.#meta?.noteTitle(data)
     this.#writer.schedule()
     return prepared.uuid

@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto'
+import { getHeapStatistics } from 'node:v8'
 
 import { invalidArgument } from '../util/invalid-argument.js'
 import {
   DEFAULT_EXIT_DRAIN_MS,
   DEFAULT_FILE_CHECK_INTERVAL_MS,
   DEFAULT_LOCK_STALE_MS,
-  DEFAULT_MAX_QUEUE_BYTES,
+  DEFAULT_MAX_QUEUE_CHARS,
   DEFAULT_MAX_WRITE_BYTES,
   DEFAULT_META_DEBOUNCE_MS,
   MIN_LOCK_STALE_MS,
@@ -24,7 +25,9 @@ const KNOWN_OPTIONS = [
   'fsync',
   'lock',
   'lockStaleMs',
+  'maxQueueChars',
   'maxQueueBytes',
+  'maxHeldChars',
   'overflow',
   'maxWriteBytes',
   'fileCheckIntervalMs',
@@ -78,7 +81,8 @@ export function resolveOptions(options: RecorderOptions): ResolvedOptions {
     fsync: oneOf('fsync', options.fsync, FSYNC_MODES, 'flush'),
     lock: optionalBoolean('lock', options.lock, true),
     lockStaleMs: integerAtLeast('lockStaleMs', options.lockStaleMs, MIN_LOCK_STALE_MS, DEFAULT_LOCK_STALE_MS),
-    maxQueueBytes: integerAtLeast('maxQueueBytes', options.maxQueueBytes, 1, DEFAULT_MAX_QUEUE_BYTES),
+    maxQueueChars: queueBound(options.maxQueueChars, options.maxQueueBytes),
+    maxHeldChars: integerAtLeast('maxHeldChars', options.maxHeldChars, 1, defaultMaxHeldChars()),
     overflow: oneOf('overflow', options.overflow, OVERFLOW_POLICIES, 'drain-sync'),
     maxWriteBytes: integerAtLeast(
       'maxWriteBytes',
@@ -104,6 +108,27 @@ export function resolveOptions(options: RecorderOptions): ResolvedOptions {
     ...resolveProfile(options.profile, options.profileFields),
     fs: options.fs,
   }
+}
+
+/** `maxQueueChars`, or its deprecated alias `maxQueueBytes` (one of them at most). */
+function queueBound(chars: unknown, bytes: unknown): number {
+  if (chars !== undefined && bytes !== undefined) {
+    throw invalidArgument(
+      'maxQueueBytes',
+      'undefined when `maxQueueChars` is given (it is its old name)',
+      bytes,
+    )
+  }
+  if (bytes !== undefined) return integerAtLeast('maxQueueBytes', bytes, 1, DEFAULT_MAX_QUEUE_CHARS)
+  return integerAtLeast('maxQueueChars', chars, 1, DEFAULT_MAX_QUEUE_CHARS)
+}
+
+/**
+ * Held strings may take a quarter of V8's heap limit, counted at 2 bytes per code unit (a one-byte string
+ * takes half that): read when a recorder is created, never at import.
+ */
+function defaultMaxHeldChars(): number {
+  return Math.floor(getHeapStatistics().heap_size_limit / 4 / 2)
 }
 
 function resolveProfile(

@@ -4,7 +4,7 @@ import { closeSync, openSync, readSync } from 'node:fs'
 import { type RecorderError, RecorderErrorCode } from '../errors.js'
 import { isoTimestamp } from '../util/iso-timestamp.js'
 import { RECOVERED_RECORD_TYPE } from '../format/record-format.js'
-import { type SerializedRecord, serializeRecord } from './serialize-record.js'
+import { type QueuedRecord, serializeRecord } from './serialize-record.js'
 import { inspectTailSync } from './inspect-tail.js'
 import { OWNERSHIP_PREFIX_BYTES, ownershipOfPrefix } from '../format/file-ownership.js'
 
@@ -89,7 +89,7 @@ export function recoveredRecord(
   sessionIdJson: string,
   parentUuid: string | null,
   torn: TornRange,
-): { serialized: SerializedRecord; uuid: string; timestamp: string } {
+): { serialized: QueuedRecord; uuid: string; timestamp: string } {
   const uuid = randomUUID()
   const timestamp = isoTimestamp()
   const serialized = serializeRecord(

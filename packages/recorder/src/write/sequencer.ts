@@ -6,16 +6,14 @@ import type { RecordOptions } from './recorder-api.js'
 import type { RecordQueue } from './record-queue.js'
 import type { SessionRecord } from '../format/record-format.js'
 import {
-  handedOverPlaceholder,
-  type HeldStrings,
-  HOLD_LONG_STRINGS,
+  handedOverEntry,
+  heldCharsOf,
   lineChars,
-  type SerializedRecord,
+  type QueuedRecord,
   serializeRecord,
   toPlainData,
 } from './serialize-record.js'
-import { HANDED_OVER_BIG_STRING_CHARS, type HandedOver } from './hand-over.js'
-import { IncrementalJson } from './incremental-json.js'
+import { JsonWalk } from './json-walk.js'
 import { recordTimestamp, SESSIONTAPE_RULES, withProfileFields, type ProfileRules } from './writer-profile.js'
 
 /**
@@ -71,18 +69,11 @@ export class Sequencer {
    * Every bad input throws an {@link InvalidRecordError}: whatever `data` does (a throwing getter or Proxy
    * trap, a revoked Proxy) is caught here, so nothing is queued and the chain does not move.
    *
-   * A record handed over (`handOver: true`, when `mayDefer` and there is no redact hook) is checked only
-   * as far as it can be at once (an object without envelope keys) and queued as a placeholder; its data is
-   * serialized later by the {@link HandedOver} returned with it. `held`: which strings are held by
-   * reference and escaped when written (see HOLD_LONG_STRINGS).
+   * A record handed over (`handOver: true`, when there is no redact hook) is checked only as far as it can
+   * be at once (an object without envelope keys) and queued with its data's walk, which runs when it is
+   * next to be written (see hand-over.ts).
    */
-  prepare(
-    type: unknown,
-    data: unknown,
-    options: RecordOptions | undefined,
-    mayDefer = false,
-    held: HeldStrings = HOLD_LONG_STRINGS,
-  ): Prepared {
+  prepare(type: unknown, data: unknown, options: RecordOptions | undefined): Prepared {
     if (!this.#accepting) {
       throw new RecorderClosedError(
         `Cannot record "${safeString(type)}": the recorder of session "${this.#sessionId}" is closed`,
@@ -97,26 +88,27 @@ export class Sequencer {
     const metadata = this.#rules.metadataTypes.has(type)
     const parentUuid = this.#parentFor(options, metadata)
     const timestamp = this.#timestampFor(options)
-    const handOver = handOverOf(options) && mayDefer && this.#redact === undefined
+    const handOver = handOverOf(options) && this.#redact === undefined
     const uuid = randomUUID()
     const envelope = { uuid, parentUuid, sessionIdJson: this.#sessionIdJson, timestamp, type }
     const fields = this.#rules.fields
-    let serialized: SerializedRecord
-    let handedOver: HandedOver | null = null
+    let serialized: QueuedRecord
     try {
       if (handOver) {
         // What can be told at once is told here: an object (after its toJSON) without envelope keys. A
         // writer profile's fields are merged now (a copy of the top level's keys, as without handOver).
         const plain = toPlainData(fields === undefined ? data : withProfileFields(data, fields)) ?? {}
-        serialized = handedOverPlaceholder(envelope)
-        const json = new IncrementalJson(plain, HANDED_OVER_BIG_STRING_CHARS)
-        handedOver = { uuid, type, placeholder: serialized, json }
+        serialized = handedOverEntry(envelope, {
+          type,
+          data: plain,
+          walk: new JsonWalk(plain),
+          checked: false,
+        })
       } else {
         serialized = serializeRecord(
           envelope,
           fields === undefined ? data : withProfileFields(data, fields),
           this.#redact,
-          held,
         )
       }
     } catch (error) {
@@ -130,8 +122,8 @@ export class Sequencer {
       timestamp,
       serialized,
       chars: lineChars(serialized),
+      heldChars: heldCharsOf(serialized),
       joinsChain: !metadata,
-      handedOver,
     }
   }
 
@@ -149,7 +141,7 @@ export class Sequencer {
    * Queues a record the recorder itself makes (the `recovered` record of a resume). It is metadata: the
    * chain stays where the resume found it, so the next record's parent is the last conversation record.
    */
-  acceptOwn(serialized: SerializedRecord, uuid: string, timestamp: string): void {
+  acceptOwn(serialized: QueuedRecord, uuid: string, timestamp: string): void {
     this.#queue.push(serialized, uuid, timestamp)
     this.#recorded++
   }
@@ -201,13 +193,14 @@ export interface Prepared {
   readonly type: string
   readonly uuid: string
   readonly timestamp: string
-  readonly serialized: SerializedRecord
+  /** Its queue entry (for a record handed over: its envelope and its data's walk, see hand-over.ts). */
+  readonly serialized: QueuedRecord
   /** False for a metadata record (`title`, `recovered`, a profile's metadata types): never a parent. */
   readonly joinsChain: boolean
-  /** UTF-16 code units of its line, newline included: what it adds to the queue. */
+  /** UTF-16 code units of its line, newline included: what it adds to the queue (held strings too). */
   readonly chars: number
-  /** A record handed over: its data is serialized later, by this (its `serialized` is a placeholder). */
-  readonly handedOver: HandedOver | null
+  /** Of which the strings held by reference (the caller's memory, bounded apart). */
+  readonly heldChars: number
 }
 
 /** The `handOver` record option; anything but a boolean (or undefined) is refused. */

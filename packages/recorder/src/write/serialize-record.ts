@@ -5,9 +5,10 @@ import {
   FORMAT_VERSION_FIELD,
   type SessionRecord,
 } from '../format/record-format.js'
-import { LAZY_TOTAL_CHARS, LONG_STRING_CHARS } from './lazy-json-scan.js'
-import { type LazyJson, stringifyLazily } from './lazy-json.js'
-import { utf8BytesBounds, utf8BytesOf, wholeText } from './lazy-json-text.js'
+import { mayHoldString } from './held-scan.js'
+import { type HeldText, utf8BytesBounds, utf8BytesOf, wholeText } from './held-text.js'
+import type { JsonWalk } from './json-walk.js'
+import { stringifyHolding } from './json-walk.js'
 
 /** The envelope of one record, decided by the recorder before serialization. */
 export interface Envelope {
@@ -22,106 +23,75 @@ export interface Envelope {
 type Redact = (record: SessionRecord) => Record<string, unknown>
 
 /**
- * One record's line, kept in two flat parts: `head` (the envelope, up to the comma before the data or the
- * closing brace) and `body` (the data's JSON without its opening brace, `''` when there is no data). The line
- * on disk is `head + body + '\n'`. Never concatenating them matters for big records: a concatenation is
- * a rope that must be flattened (copied) before it can be encoded, while two flat strings are encoded
- * straight into the write buffer.
+ * One queued record: the one entry type of the queue, whose bytes are produced on demand (record-queue.ts).
+ * `head` is the envelope, up to the comma before the data or the closing brace; `body` the data's JSON
+ * without its opening brace (`''` when there is no data) — flat text, or {@link HeldText} whose held strings
+ * are escaped only when written. The line on disk is `head + body + '\n'`. Never concatenating them matters
+ * for big records: a concatenation is a rope that must be flattened (copied) before it can be encoded,
+ * while flat strings are encoded straight into the write buffer.
+ *
+ * A record handed over (`record(…, { handOver: true })`) is queued with its envelope alone as `head`, an
+ * empty `body` and its data's walk as `handedOver`; once the walk has run (when the record is next to be
+ * written) it is replaced by its line (see hand-over.ts). Nothing after it is written before it.
  */
-export interface SerializedRecord {
+export interface QueuedRecord {
   readonly head: string
-  readonly body: string
-  /**
-   * Set when the data holds long strings too big to escape inside `record()` (strings of
-   * {@link LONG_STRING_CHARS} code units or more adding up to {@link LAZY_TOTAL_CHARS}): then `body` is `''` and the data's JSON, without its opening brace, is this text whose
-   * big strings are escaped only when written, a slice per write (see lazy-json-text.ts).
-   */
-  readonly lazy?: LazyJson
+  readonly body: string | HeldText
+  readonly handedOver: HandedOverData | null
+}
+
+/** The data of a record handed over, and the walk that serializes it. */
+export interface HandedOverData {
+  readonly type: string
+  readonly data: object
+  readonly walk: JsonWalk
+  /** The data's top level was checked for envelope keys just before the walk read it (see hand-over.ts). */
+  checked: boolean
 }
 
 const VERSION_JSON = `,"${FORMAT_VERSION_FIELD}":${FORMAT_VERSION}`
 
-/** Which strings `record()` holds by reference: those of `minChars` or more, once they add up to `totalChars`. */
-export interface HeldStrings {
-  readonly minChars: number
-  readonly totalChars: number
-}
-
-/** While the queue has room: long strings adding up to 1 Mi code units are escaped later, as written. */
-export const HOLD_LONG_STRINGS: HeldStrings = { minChars: LONG_STRING_CHARS, totalChars: LAZY_TOTAL_CHARS }
-
 /**
- * While the queue is past an eighth of its bound: only strings of 8 Mi code units or more are held. The rest is
- * escaped inside `record()`, which slows a producer that outruns the disk by what its records cost to
- * serialize — instead of letting it reach the bound, where the overflow policy writes half the bound
- * synchronously. (Measured on the `big` workload, 2.5 MB records every loop turn: holding them all made the
- * queue reach the bound; loop max 97 ms, 85 synchronous calls.) Strings of 8 Mi or more are held even then:
- * escaping one costs 25 ms or more.
- */
-export const HOLD_HUGE_STRINGS: HeldStrings = { minChars: 8 * 1024 * 1024, totalChars: 8 * 1024 * 1024 }
-
-/**
- * Serializes one record (see {@link SerializedRecord}). The envelope is written as a prefix and
+ * Serializes one record (see {@link QueuedRecord}). The envelope is written as a prefix and
  * the caller's data is stringified once and spliced in after it, so `data` is never copied into a new
  * object on the hot path. Throws {@link InvalidRecordError} for data that cannot become a record; the
  * result is a snapshot: later mutation of `data` cannot change it.
  */
-export function serializeRecord(
-  envelope: Envelope,
-  data: unknown,
-  redact: Redact | undefined,
-  held: HeldStrings = HOLD_LONG_STRINGS,
-): SerializedRecord {
+export function serializeRecord(envelope: Envelope, data: unknown, redact: Redact | undefined): QueuedRecord {
   const plain = toPlainData(data)
   if (redact !== undefined) return serializeRedacted(envelope, plain, redact)
-  const json = stringifyData(plain, held)
-  if (typeof json !== 'string') return { head: `${envelopeJson(envelope)},`, body: '', lazy: json }
-  // `lazy: undefined` spelled out: every record has the same shape, so the queue's reads stay monomorphic.
-  if (json === '{}') return { head: `${envelopeJson(envelope)}}`, body: '', lazy: undefined }
-  return { head: `${envelopeJson(envelope)},`, body: json.slice(1), lazy: undefined }
+  return dataLine(envelopeJson(envelope), stringifyData(plain))
+}
+
+/** The entry queued for a record handed over: its envelope, and its data still to be walked. */
+export function handedOverEntry(envelope: Envelope, handedOver: HandedOverData): QueuedRecord {
+  return { head: envelopeJson(envelope), body: '', handedOver }
 }
 
 /**
- * The `lazy` of a record handed over (`record(…, { handOver: true })`) whose data is not serialized yet:
- * the queue holds its envelope and writes nothing from it, or after it, until {@link handedOverLine}
- * replaces it.
+ * The line of a record whose envelope (`head` without the comma or brace after it) and data's JSON are
+ * known. Throws {@link InvalidRecordError} when the JSON is not an object's (a `toJSON` of data handed over
+ * that returned something else).
  */
-export const DATA_PENDING: LazyJson = Object.freeze({ parts: Object.freeze([]), chars: 0 })
-
-/** The placeholder queued for a record handed over: its envelope, `head` without the comma or brace after it. */
-export function handedOverPlaceholder(envelope: Envelope): SerializedRecord {
-  return { head: envelopeJson(envelope), body: '', lazy: DATA_PENDING }
-}
-
-/**
- * The line of a record handed over, once its data's JSON (`json`, whole, from the incremental serializer)
- * is known. Throws {@link InvalidRecordError} when it is not an object's (a `toJSON` of the data that
- * returned something else).
- */
-export function handedOverLine(
-  placeholder: SerializedRecord,
-  json: string | LazyJson | undefined,
-): SerializedRecord {
-  const envelope = placeholder.head
+export function dataLine(envelope: string, json: string | HeldText | undefined): QueuedRecord {
   if (typeof json === 'string' && json.startsWith('{')) {
-    if (json === '{}') return { head: `${envelope}}`, body: '', lazy: undefined }
-    return { head: `${envelope},`, body: json.slice(1), lazy: undefined }
+    // `handedOver: null` spelled out: every record has the same shape, so the queue's reads stay monomorphic.
+    if (json === '{}') return { head: `${envelope}}`, body: '', handedOver: null }
+    return { head: `${envelope},`, body: json.slice(1), handedOver: null }
   }
   const first = typeof json === 'object' ? json.parts[0] : undefined
   if (typeof first !== 'string' || !first.startsWith('{')) {
     throw new InvalidRecordError('Expected record `data` to serialize to a JSON object')
   }
-  const lazy = json as LazyJson
-  return {
-    head: `${envelope},`,
-    body: '',
-    // The brace dropped is one code unit and one byte.
-    lazy: {
-      parts: [first.slice(1), ...lazy.parts.slice(1)],
-      chars: lazy.chars - 1,
-      textBytes: lazy.textBytes === undefined ? undefined : lazy.textBytes - 1,
-    },
+  const text = json as HeldText
+  // The brace dropped is one code unit and one byte.
+  const body: HeldText = {
+    parts: [first.slice(1), ...text.parts.slice(1)],
+    chars: text.chars - 1,
+    heldChars: text.heldChars,
+    textBytes: text.textBytes - 1,
   }
+  return { head: `${envelope},`, body, handedOver: null }
 }
 
 /**
@@ -129,47 +99,54 @@ export function handedOverLine(
  * holds) and `recordError: { code, message }` instead of its data.
  */
 export function unserializableLine(
-  placeholder: SerializedRecord,
+  entry: QueuedRecord,
   error: InvalidRecordError,
   withMessage = true,
-): SerializedRecord {
+): QueuedRecord {
   const recordError = withMessage ? { code: error.code, message: error.message } : { code: error.code }
   const body = JSON.stringify({ recordError }).slice(1)
-  return { head: `${placeholder.head},`, body, lazy: undefined }
+  return { head: `${entry.head},`, body, handedOver: null }
 }
 
 /**
  * UTF-8 bytes of the shortest line a record handed over can end as (its envelope and the code of an error,
  * newline included): a `maxRecordBytes` below it is refused in `record()`, where it can be told.
  */
-export function leastHandedOverBytes(placeholder: SerializedRecord): number {
-  const line = unserializableLine(placeholder, new RecordTooLargeError('', 0, 0), false)
-  return Buffer.byteLength(line.head) + Buffer.byteLength(line.body) + 1
+export function leastHandedOverBytes(entry: QueuedRecord): number {
+  const line = unserializableLine(entry, new RecordTooLargeError('', 0, 0), false)
+  return Buffer.byteLength(line.head) + Buffer.byteLength(line.body as string) + 1
 }
 
-/** UTF-16 code units the record's line stands for in the queue (a lazy body counts its big strings raw). */
-export function lineChars(record: SerializedRecord): number {
-  return record.head.length + (record.lazy === undefined ? record.body.length : record.lazy.chars) + 1
+/** UTF-16 code units the record's line stands for in the queue (held strings count raw, quotes included). */
+export function lineChars(record: QueuedRecord): number {
+  const { body } = record
+  return record.head.length + (typeof body === 'string' ? body.length : body.chars) + 1
+}
+
+/** Code units of the strings the record holds by reference (the caller's memory). */
+export function heldCharsOf(record: QueuedRecord): number {
+  const { body } = record
+  return typeof body === 'string' ? 0 : body.heldChars
 }
 
 /**
  * `null` when the line (newline included) is at most `limit` UTF-8 bytes; otherwise its size, exact for an
- * ordinary record and a lower bound above `limit` for one holding big strings. Those are first bounded
+ * ordinary record and a lower bound above `limit` for one holding strings. Those are first bounded
  * without escaping anything (1 to 6 bytes per code unit), and escaped and measured only when the bounds
  * straddle the limit, stopping once past it: the cost is O(limit), whatever the record's size.
  */
-export function bytesOverLimit(record: SerializedRecord, limit: number): number | null {
+export function bytesOverLimit(record: QueuedRecord, limit: number): number | null {
   const head = Buffer.byteLength(record.head) + 1
-  const { lazy } = record
+  const { body } = record
   const bytes =
-    lazy === undefined ? head + Buffer.byteLength(record.body) : head + lazyBytesOverLimit(lazy, limit - head)
+    typeof body === 'string' ? head + Buffer.byteLength(body) : head + heldBytesOverLimit(body, limit - head)
   return bytes > limit ? bytes : null
 }
 
-function lazyBytesOverLimit(lazy: LazyJson, limit: number): number {
-  const { low, high } = utf8BytesBounds(lazy)
+function heldBytesOverLimit(text: HeldText, limit: number): number {
+  const { low, high } = utf8BytesBounds(text)
   if (low > limit || high <= limit) return low
-  return utf8BytesOf(lazy, limit)
+  return utf8BytesOf(text, limit)
 }
 
 /** @internal How much the type cache holds (test seam for its bound). */
@@ -180,8 +157,9 @@ export function typeCacheSize(): { readonly entries: number; readonly chars: num
 }
 
 /** The whole line, for the rare paths that need it as one string. */
-export function lineOf(record: SerializedRecord): string {
-  return `${record.head}${record.lazy === undefined ? record.body : wholeText(record.lazy)}\n`
+export function lineOf(record: QueuedRecord): string {
+  const { body } = record
+  return `${record.head}${typeof body === 'string' ? body : wholeText(body)}\n`
 }
 
 // A session uses a handful of record types over and over: their JSON literals are encoded once. Bounded in
@@ -239,6 +217,15 @@ export function toPlainData(data: unknown): object | undefined {
       `Expected record \`data\` to be a plain object or undefined, got \`${Array.isArray(value) ? '[array]' : String(value)}\` (${value === null ? 'null' : typeof value})`,
     )
   }
+  refuseEnvelopeKeys(value)
+  return value
+}
+
+/**
+ * Throws {@link InvalidRecordError} when `value` has an own enumerable envelope key (`uuid`, `type`, …): in
+ * `record()`, and again for data handed over just before its walk reads it (keys added after the call).
+ */
+export function refuseEnvelopeKeys(value: object): void {
   for (const field of ENVELOPE_FIELDS) {
     // `in` first: cheap, and it reads no property (no getter runs); the exact test only when it says yes.
     if (field in value && Object.prototype.propertyIsEnumerable.call(value, field)) {
@@ -247,23 +234,13 @@ export function toPlainData(data: unknown): object | undefined {
       )
     }
   }
-  return value
 }
 
-/**
- * The data's JSON: one string, or — when it holds big strings — the same text with them held by reference,
- * its opening brace already dropped (what `body` would hold).
- */
-function stringifyData(data: object | undefined, held: HeldStrings): string | LazyJson {
+/** The data's JSON, a snapshot: one string, or — when it holds long strings — text with them held. */
+function stringifyData(data: object | undefined): string | HeldText | undefined {
   if (data === undefined) return '{}'
   try {
-    const json = stringifyLazily(data, held.minChars, held.totalChars)
-    if (typeof json === 'string') return json
-    const [first, ...rest] = json.parts
-    // An object always opens with its brace and a key; anything else (a toJSON returning something that is
-    // not an object) keeps the native path it always had.
-    if (typeof first !== 'string' || !first.startsWith('{')) return JSON.stringify(data)
-    return { parts: [first.slice(1), ...rest], chars: json.chars - 1 }
+    return mayHoldString(data) ? stringifyHolding(data) : JSON.stringify(data)
   } catch (error) {
     // Circular structures and BigInt values land here.
     throw new InvalidRecordError(`Record data cannot be serialized to JSON: ${message(error)}`, {
@@ -272,7 +249,7 @@ function stringifyData(data: object | undefined, held: HeldStrings): string | La
   }
 }
 
-function serializeRedacted(envelope: Envelope, data: object | undefined, redact: Redact): SerializedRecord {
+function serializeRedacted(envelope: Envelope, data: object | undefined, redact: Redact): QueuedRecord {
   // The hook gets a deep copy of exactly what would be written (toJSON applied, undefined dropped), so it may
   // mutate freely without touching the caller's objects.
   const record = JSON.parse(lineOf(serializeRecord(envelope, data, undefined))) as SessionRecord

@@ -21,11 +21,6 @@ export interface WriterSettings {
   readonly reporter: Reporter
   readonly fsync: FsyncMode
   readonly maxWriteChars: number
-  /**
-   * Serializes the record handed over at the head of the queue synchronously while `more()` holds (a drain
-   * cannot write past it); true when its line is queued.
-   */
-  readonly serializeHead: (more: () => boolean) => boolean
   /** Records accepted so far (the target of flushSync, close and the exit drain). */
   readonly recorded: () => number
   readonly error: (code: RecorderErrorCode, what: string, cause: unknown) => RecorderError
@@ -40,10 +35,7 @@ export interface WriterSettings {
 }
 
 /** The chunk being written and how many of its bytes are in the file. */
-interface Current {
-  readonly chunk: Chunk
-  written: number
-}
+type Current = { readonly chunk: Chunk; written: number }
 
 /**
  * The write loop. One cycle — lock, open, carry, check, write, sync, settle — written once as an
@@ -89,17 +81,9 @@ export class Writer {
     return (this.#current !== null && this.#current.written > 0) || this.#s.queue.midRecord
   }
 
-  /** Something can be written now (a record handed over whose data is still being serialized cannot). */
+  /** Something can be written now, or walked first (a record handed over). */
   get hasWork(): boolean {
     return this.#s.queue.hasReady || this.#current !== null || this.#s.transcript.hasCarry
-  }
-
-  /**
-   * Another run is needed: work, or flush() waiters — unless what they wait for is a record handed over
-   * still being serialized, whose serializer schedules the loop when its line is queued.
-   */
-  get #needsRun(): boolean {
-    return this.hasWork || (this.marks.hasWaiters && !this.#s.queue.headPending)
   }
 
   *#cycle(goal: Goal): io.Io<void> {
@@ -119,8 +103,11 @@ export class Writer {
         yield* t.copyCarry()
         continue
       }
-      // A record begun is finished whatever the goal says: a drain never leaves half a line behind.
-      const writing = this.hasWork && (goal.writeMore() || this.#midRecord)
+      // A record begun is finished whatever the goal says (never half a line); one handed over is walked first.
+      const writing =
+        this.hasWork &&
+        (goal.writeMore() || this.#midRecord) &&
+        (this.#current !== null || this.#s.queue.prepareHead())
       // The lock before the check: a lock lost and taken again makes the check due (did anyone write?).
       if (writing) yield* io.requireLock()
       // Before a write, when due: a path that no longer names our file is dealt with first (carry, truncation);
@@ -262,7 +249,7 @@ export class Writer {
     } finally {
       if (this.#generation === generation) this.#becameIdle()
     }
-    if (this.failure === null && this.#needsRun) this.schedule()
+    if (this.failure === null && (this.hasWork || this.marks.hasWaiters)) this.schedule()
   }
 
   /** close() began: the loop no longer opens the transcript just to have it open. */
@@ -300,7 +287,7 @@ export class Writer {
    */
   drainSync(goal: Goal, exiting: boolean): boolean {
     this.refusal = null
-    if (this.#done(goal) && !this.#headWaits(goal)) return true
+    if (this.#done(goal)) return true
     if (this.fatal !== null) return false
     if (!this.#s.lock.isOurs()) {
       this.refusal = 'the session lock is not held'
@@ -308,7 +295,8 @@ export class Writer {
     }
     if (!this.#takeOver(exiting)) return false
     try {
-      for (;;) {
+      // A record handed over at the head is walked a slice per cycle while the goal holds (the exit deadline).
+      do {
         io.runSync(this.#cycle(goal), {
           fs: this.#s.fs,
           lock: () => {
@@ -319,24 +307,15 @@ export class Writer {
               )
           },
         })
-        // Everything before a record handed over is written; now its data is serialized (within the goal:
-        // the exit deadline), and writing goes on after it. Never the other way round: the records ahead
-        // of it must not wait for its serialization.
-        if (!this.#headWaits(goal) || !this.#s.serializeHead(goal.writeMore)) break
-      }
+      } while (this.#s.queue.headPending && goal.writeMore())
       this.#recovered()
       return true
     } catch (error) {
       this.#fail(this.#asRecorderError(error, 'synchronous write failed'))
       return false
     } finally {
-      if (!exiting && this.failure === null && this.#needsRun) this.schedule()
+      if (!exiting && this.failure === null && (this.hasWork || this.marks.hasWaiters)) this.schedule()
     }
-  }
-
-  /** The head is a record handed over whose data is not serialized yet, and the goal wants more written. */
-  #headWaits(goal: Goal): boolean {
-    return this.#s.queue.headPending && goal.writeMore()
   }
 
   /** Nothing for this goal to do: no drain (and no take-over of the loop) is needed. */

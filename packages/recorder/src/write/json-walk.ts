@@ -1,16 +1,16 @@
-import { isOmitted, isRawJSON, type LazyJson, type LazyPart, resolveToJSON, unwrap } from './lazy-json.js'
+import { HOLD_CHARS } from './held-scan.js'
+import { type Held, type HeldText, PIECE_CHARS } from './held-text.js'
+import { isOmitted, isRawJSON, resolveToJSON, unwrap } from './json-spec.js'
 
 // A container is handed to native JSON.stringify whole when a bounded look says it is small: at most
-// SMALL_KEYS own keys each, SMALL_NODES values and SMALL_CHARS code units of strings in all, SMALL_DEPTH
+// SMALL_KEYS own keys each, SMALL_NODES values and HOLD_CHARS code units of strings in all, SMALL_DEPTH
 // deep, and no toJSON but Date's (whose result is small). Native is ~2× faster than walking here, and
-// one such call costs at most ~0.1 ms, so the slices stay bounded.
+// one such call costs at most ~0.1 ms, so the slices stay bounded. Text is gathered in pieces and joined
+// into flat parts of about PIECE_CHARS: flat, so that writing a part never makes V8 flatten a rope of the
+// whole record in one go.
 const SMALL_KEYS = 64
 const SMALL_NODES = 512
-const SMALL_CHARS = 64 * 1024
 const SMALL_DEPTH = 16
-// Text is gathered in pieces and joined into flat parts of about this size: flat, so that writing a part
-// never makes V8 flatten a rope of the whole record in one go.
-const PART_CHARS = 64 * 1024
 // The clock is read once per this many steps (and after every native call of a container).
 const STEPS_PER_CLOCK = 32
 
@@ -25,10 +25,21 @@ interface Frame {
 }
 
 /**
- * `JSON.stringify(value)`, byte for byte, computed a slice at a time: {@link step} works until a deadline
- * and can be called again on a later event-loop turn. Strings of at least `bigStringChars` code units are
- * held by reference (escaped later, when written: see lazy-json-text.ts). It reads `value` while it runs,
- * so it is for data its owner handed over (`record(…, { handOver: true })`): it is no snapshot.
+ * Snapshot mode: `JSON.stringify(value)` now, byte for byte, except that strings of at least `holdChars`
+ * code units are held by reference (see held-text.ts). Every property is read now; only the (immutable)
+ * strings wait. One string when none is held; `undefined` when the value itself is omitted.
+ */
+export function stringifyHolding(value: unknown, holdChars = HOLD_CHARS): string | HeldText | undefined {
+  const walk = new JsonWalk(value, holdChars)
+  walk.step(Infinity)
+  return walk.result()
+}
+
+/**
+ * The one walk of JSON.stringify's algorithm, resumable. {@link step} works until a deadline and can be
+ * called again on a later event-loop turn (slices mode, for data handed over: `record(…, { handOver: true })`,
+ * which it reads while it runs — no snapshot), or once with no deadline ({@link stringifyHolding}, the
+ * snapshot). Strings of at least `holdChars` code units are held by reference (escaped when written).
  *
  * The walk is the spec's SerializeJSONProperty with an explicit stack instead of recursion: toJSON
  * called with its key, wrapper objects unwrapped, undefined/functions/symbols omitted (`null` in arrays),
@@ -38,16 +49,17 @@ interface Frame {
  * Unlike JSON.stringify it may read a property twice (a container is looked at before it is written), so
  * a getter that returns a new value per read gives one of its values — data handed over does not change.
  */
-export class IncrementalJson {
-  readonly #bigStringChars: number
+export class JsonWalk {
+  readonly #holdChars: number
   readonly #stack: Frame[] = []
   // The containers on the stack: meeting one again is a cycle.
   readonly #open = new Set<object>()
-  readonly #parts: LazyPart[] = []
+  readonly #parts: (string | Held)[] = []
   #pieces: string[] = []
   #piecesChars = 0
   #chars = 0
-  // UTF-8 bytes of the text parts, counted a part at a time (see LazyJson.textBytes).
+  #heldChars = 0
+  // UTF-8 bytes of the text parts, counted a part at a time (see HeldText.textBytes).
   #textBytes = 0
   #started = false
   #done = false
@@ -57,9 +69,9 @@ export class IncrementalJson {
   // Keys of a big object, read by the look that found it big: not read twice.
   #bigKeys: { readonly value: object; readonly keys: readonly string[] } | null = null
 
-  constructor(value: unknown, bigStringChars: number) {
+  constructor(value: unknown, holdChars = HOLD_CHARS) {
     this.#root = value
-    this.#bigStringChars = bigStringChars
+    this.#holdChars = holdChars
   }
 
   /**
@@ -77,7 +89,7 @@ export class IncrementalJson {
     let steps = 0
     const stack = this.#stack
     while (stack.length > 0) {
-      if (++steps >= STEPS_PER_CLOCK || this.#clockDue) {
+      if (deadline !== Infinity && (++steps >= STEPS_PER_CLOCK || this.#clockDue)) {
         steps = 0
         this.#clockDue = false
         if (performance.now() >= deadline) return false
@@ -114,15 +126,15 @@ export class IncrementalJson {
 
   /**
    * The JSON text, once {@link step} returned true: one string when it fits one part, otherwise the parts
-   * (flat strings of about PART_CHARS, and the big strings held), never joined into one string here: that
+   * (flat strings of about PIECE_CHARS, and the strings held), never joined into one string here: that
    * would copy a big record in one go. `undefined` when the value itself is omitted (as JSON.stringify).
    */
-  result(): string | LazyJson | undefined {
+  result(): string | HeldText | undefined {
     this.#flush()
     const parts = this.#parts
     if (parts.length === 0) return undefined
     if (parts.length === 1 && typeof parts[0] === 'string') return parts[0]
-    return { parts, chars: this.#chars, textBytes: this.#textBytes }
+    return { parts, chars: this.#chars, heldChars: this.#heldChars, textBytes: this.#textBytes }
   }
 
   /** SerializeJSONProperty for a value read from its holder; false when it is omitted. */
@@ -139,7 +151,7 @@ export class IncrementalJson {
    */
   #write(value: unknown, fromToJSON: boolean): void {
     if (typeof value === 'string') {
-      if (value.length >= this.#bigStringChars) this.#big(value)
+      if (value.length >= this.#holdChars) this.#hold(value)
       else this.#emit(JSON.stringify(value))
       return
     }
@@ -243,13 +255,13 @@ export class IncrementalJson {
 
   // The member a run stopped at, already read (see #run).
   #peeked: { readonly frame: Frame; readonly value: unknown } | null = null
-  // What a bounded look may still visit (see SMALL_NODES).
+  // What a bounded look may still visit (see SMALL_NODES; strings: HOLD_CHARS).
   #lookNodes = 0
   #lookChars = 0
 
   #resetBudget(): void {
     this.#lookNodes = SMALL_NODES
-    this.#lookChars = SMALL_CHARS
+    this.#lookChars = HOLD_CHARS
   }
 
   /** A bounded look at a container: small enough to be one native call (see SMALL_NODES). */
@@ -260,14 +272,14 @@ export class IncrementalJson {
 
   /**
    * A member a native call writes exactly as the walk would: a primitive but a BigInt (a BigInt's toJSON
-   * would be given the key the copy has, not its own), a string under `bigStringChars`, a small container.
+   * would be given the key the copy has, not its own), a string under `holdChars`, a small container.
    * Counts against the look's budget.
    */
   #isSmallMember(member: unknown, level: number): boolean {
     this.#lookNodes--
     if (typeof member === 'string') {
       this.#lookChars -= member.length
-      return this.#lookChars >= 0 && member.length < this.#bigStringChars
+      return this.#lookChars >= 0 && member.length < this.#holdChars
     }
     if (typeof member === 'object' && member !== null) return this.#isSmallContainer(member, level + 1)
     return typeof member !== 'bigint'
@@ -296,16 +308,17 @@ export class IncrementalJson {
     return true
   }
 
-  #big(raw: string): void {
+  #hold(raw: string): void {
     this.#flush()
     this.#parts.push({ raw })
     this.#chars += raw.length + 2
+    this.#heldChars += raw.length
   }
 
   #emit(text: string): void {
     this.#pieces.push(text)
     this.#piecesChars += text.length
-    if (this.#piecesChars >= PART_CHARS) this.#flush()
+    if (this.#piecesChars >= PIECE_CHARS) this.#flush()
   }
 
   #flush(): void {

@@ -3,15 +3,23 @@ import { setImmediate as nextTurn } from 'node:timers/promises'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 
-import { IncrementalJson } from '../src/write/incremental-json.js'
-import type { LazyJson } from '../src/write/lazy-json.js'
-import { wholeText } from '../src/write/lazy-json-text.js'
+import { HOLD_CHARS } from '../src/write/held-scan.js'
+import {
+  type HeldText,
+  textOf as heldTextOf,
+  unitAt,
+  utf8BytesOf,
+  wholeText,
+} from '../src/write/held-text.js'
+import { JsonWalk, stringifyHolding } from '../src/write/json-walk.js'
 import { adversarialString as adversarial } from './helpers/adversarial-strings.js'
 
-// Strings of at least this many code units are held by reference. The tiny ones make most strings fast-check
-// makes "big", so the held path and the walk it forces run on ordinary values; the last is the recorder's.
-const THRESHOLDS = [1, 4, 16, 256 * 1024] as const
-const REAL_THRESHOLD = 256 * 1024
+// One walk serializes every record (json-walk.ts): at once for a snapshot (`stringifyHolding`, one step
+// with no deadline), in slices for data handed over. Strings of at least this many code units are held by
+// reference. The tiny ones make most strings fast-check makes "held", so the held path and the walk it
+// forces run on ordinary values; the last is the recorder's.
+const THRESHOLDS = [1, 4, 16, HOLD_CHARS] as const
+const REAL_THRESHOLD = HOLD_CHARS
 // Sizes just past the serializer's switch from native JSON.stringify to walking (SMALL_KEYS, SMALL_NODES).
 const BIG_KEYS = 65
 const BIG_ITEMS = 513
@@ -26,7 +34,7 @@ interface Slicing {
 
 const SLICINGS: readonly Slicing[] = [
   { name: 'deadline -Infinity at every step (the smallest slices)', deadline: () => -Infinity },
-  { name: 'deadline Infinity (one step)', deadline: () => Infinity },
+  { name: 'deadline Infinity (one step: the snapshot of record())', deadline: () => Infinity },
   {
     name: 'random deadlines around now',
     deadline: (offsets, step) => performance.now() + offsets[step % offsets.length]!,
@@ -49,13 +57,13 @@ function nativeOutcome(value: unknown): Outcome {
   }
 }
 
-function textOf(result: string | LazyJson | undefined): string | undefined {
+function textOf(result: string | HeldText | undefined): string | undefined {
   return result === undefined || typeof result === 'string' ? result : wholeText(result)
 }
 
 /** Runs the serializer to the end with the given deadlines; what it wrote, or what it threw. */
 function slicedOutcome(value: unknown, bigStringChars: number, deadline: (step: number) => number): Outcome {
-  const job = new IncrementalJson(value, bigStringChars)
+  const job = new JsonWalk(value, bigStringChars)
   let steps = 0
   try {
     while (!job.step(deadline(steps))) {
@@ -446,7 +454,7 @@ describe.for(SLICINGS)('handed-over data serialized with $name', (slicing) => {
   it('holds a string of 256 Ki code units by reference and escapes it exactly', () => {
     const big = `${'a'.repeat(REAL_THRESHOLD - 2)}"\\\u2028\u2029\ud800\u0000😀é${'b'.repeat(1000)}`
     const data = { big, list: [big, { big }], small: 'x', n: -0 }
-    const job = new IncrementalJson(data, REAL_THRESHOLD)
+    const job = new JsonWalk(data, REAL_THRESHOLD)
     let steps = 0
     while (!job.step(slicing.deadline([-Infinity, 0.1], steps))) steps++
     const result = job.result()
@@ -458,7 +466,7 @@ describe.for(SLICINGS)('handed-over data serialized with $name', (slicing) => {
 describe('serialization in slices', () => {
   it('returns false many times before true for a 10⁵-item array once the deadline has passed', () => {
     const data = Array.from({ length: 100_000 }, (_, i) => i)
-    const job = new IncrementalJson(data, REAL_THRESHOLD)
+    const job = new JsonWalk(data, REAL_THRESHOLD)
     let slices = 0
     while (!job.step(performance.now())) slices++
     expect(slices).toBeGreaterThan(10)
@@ -469,7 +477,7 @@ describe('serialization in slices', () => {
     const items = Array.from({ length: 100_000 }, (_, i) => ({ id: i, ok: i % 2 === 0 }))
     const keys = Object.fromEntries(items.map(({ id }) => [`k${id}`, id]))
     for (const data of [{ items }, keys]) {
-      const job = new IncrementalJson(data, REAL_THRESHOLD)
+      const job = new JsonWalk(data, REAL_THRESHOLD)
       let slices = 0
       while (!job.step(performance.now())) slices++
       expect(slices).toBeGreaterThan(10)
@@ -485,7 +493,7 @@ describe('serialization in slices', () => {
         tags: ['a', '\ud800'],
       })),
     }
-    const job = new IncrementalJson(data, 4)
+    const job = new JsonWalk(data, 4)
     let turns = 0
     while (!job.step(performance.now())) {
       turns++
@@ -497,7 +505,7 @@ describe('serialization in slices', () => {
 
   it('gives undefined where JSON.stringify does', () => {
     for (const data of [undefined, () => 1, Symbol('s'), { toJSON: () => undefined }]) {
-      const job = new IncrementalJson(data, 1)
+      const job = new JsonWalk(data, 1)
       expect(job.step(-Infinity)).toBe(true)
       expect(job.result()).toBeUndefined()
     }
@@ -598,5 +606,60 @@ describe('what JSON.stringify does exactly', () => {
     } finally {
       delete (BigInt.prototype as { toJSON?: unknown }).toJSON
     }
+  })
+})
+
+/** Cuts the text at the given fractions the way the queue does (never after a high surrogate). */
+function assembleInSlices(text: HeldText, fractions: readonly number[]): string {
+  const cuts = [...new Set(fractions.map((f) => Math.floor(f * text.chars)))].sort((a, b) => a - b)
+  const out: string[] = []
+  let from = 0
+  for (let to of [...cuts, text.chars]) {
+    if (to < text.chars && to > from) {
+      const unit = unitAt(text, to - 1)
+      if (unit >= 0xd800 && unit <= 0xdbff) to--
+    }
+    if (to <= from) continue
+    heldTextOf(text, from, to, out)
+    from = to
+  }
+  return out.join('')
+}
+
+describe.for([1, 2, 5])('held text of strings of %i code units or more (the snapshot)', (holdChars) => {
+  it('gives exactly JSON.stringify, whole, cut at any point, and measured in UTF-8', () => {
+    fc.assert(
+      fc.property(
+        fc.dictionary(key, value, { maxKeys: 6 }),
+        fc.array(fc.double({ min: 0, max: 1, noNaN: true })),
+        (data, cuts) => {
+          const native = nativeOutcome(data)
+          if ('thrown' in native) {
+            expect(() => stringifyHolding(data, holdChars)).toThrow()
+            return
+          }
+          const expected = native.text!
+          const result = stringifyHolding(data, holdChars)
+          expect(textOf(result)).toBe(expected)
+          if (typeof result === 'object') {
+            expect(assembleInSlices(result, cuts)).toBe(expected)
+            expect(utf8BytesOf(result)).toBe(Buffer.byteLength(expected))
+          }
+        },
+      ),
+      { numRuns: 300 },
+    )
+  })
+})
+
+describe('held strings', () => {
+  it('split no surrogate pair across the escape pieces of a long string', () => {
+    // 64 Ki code units per piece: a pair straddling that boundary, then lone halves around it.
+    const big = `${'a'.repeat(64 * 1024 - 1)}😀${'\ud800'}x${'\udc00'}${'b'.repeat(300_000)}😀`
+    const data = { big, tail: ['\u2028', big] }
+    const result = stringifyHolding(data)
+    expect(typeof result).toBe('object')
+    expect(textOf(result)).toBe(JSON.stringify(data))
+    expect(utf8BytesOf(result as HeldText)).toBe(Buffer.byteLength(JSON.stringify(data)))
   })
 })
