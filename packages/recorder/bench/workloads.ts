@@ -1,13 +1,36 @@
 import { bigData, chatData, type HugeKind, hugeData, hugeMb } from './records.js'
 import type { Writer } from './writers.js'
 
-export const WORKLOADS = ['chat', 'big', 'steady', 'huge', 'fields'] as const
+export const WORKLOADS = ['chat', 'big', 'steady', 'huge', 'huge-strings', 'huge-paced', 'fields'] as const
 export type Workload = (typeof WORKLOADS)[number]
 
+// Records per loop turn in the `big` workload.
+const BURST = 200
 const tick = () => new Promise((resolve) => setImmediate(resolve))
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
-/** The big records of the `huge` workload, in order: 2.5, 10, 50 and 100 MB of base64 and of text. */
+/**
+ * The big records of the `huge` workload (issue 26), in order: base64 of 10, 50 and 100 MB, 10 MB of text
+ * with escapes and non-ASCII, an object of 10⁵ small fields. `huge-strings` is the same without the last:
+ * the string-heavy records alone.
+ */
+export const HUGE_IN_A_ROW: ReadonlyArray<readonly [HugeKind, number]> = [
+  ['base64', 10],
+  ['base64', 50],
+  ['base64', 100],
+  ['text', 10],
+  ['fields', 0],
+]
+// --quick: the 10 MB records only.
+const HUGE_IN_A_ROW_QUICK: ReadonlyArray<readonly [HugeKind, number]> = [
+  ['base64', 10],
+  ['text', 10],
+  ['fields', 0],
+]
+/** Chat records after each big record of `huge`, one per loop turn. */
+const CHAT_AFTER_HUGE = 20
+
+/** The big records of the `huge-paced` workload, in order: 2.5, 10, 50 and 100 MB of base64 and of text. */
 export const HUGE: ReadonlyArray<readonly [HugeKind, number]> = [
   ['base64', 2.5],
   ['text', 2.5],
@@ -29,10 +52,14 @@ export const FIELDS: ReadonlyArray<readonly [HugeKind, number]> = [
 ]
 
 /** The workloads that hand records over (their big ones); elsewhere `ours-handover` is the same as `ours`. */
-export const HANDS_OVER: ReadonlySet<Workload> = new Set(['huge', 'fields'])
+export const HANDS_OVER: ReadonlySet<Workload> = new Set(['big', 'huge', 'huge-strings', 'huge-paced', 'fields'])
 
 function bigRecords(workload: Workload, quick: boolean): ReadonlyArray<readonly [HugeKind, number]> {
   if (workload === 'fields') return FIELDS
+  if (workload === 'huge' || workload === 'huge-strings') {
+    const all = quick ? HUGE_IN_A_ROW_QUICK : HUGE_IN_A_ROW
+    return workload === 'huge' ? all : all.filter(([kind]) => kind !== 'fields')
+  }
   return quick ? HUGE.slice(0, HUGE_QUICK) : HUGE
 }
 
@@ -47,7 +74,7 @@ export function roundsAfter(kind: HugeKind, mb: number): number {
 
 /** Builds what a workload records before the timed phase (building 100 MB of payload stalls too). */
 export function prepare(workload: Workload, quick: boolean): void {
-  if (workload === 'huge' || workload === 'fields')
+  if (workload !== 'chat' && workload !== 'big' && workload !== 'steady')
     for (const [kind, mb] of bigRecords(workload, quick)) hugeData(kind, mb)
 }
 
@@ -72,7 +99,22 @@ export async function drive(
     }
     return { records: total, callNs }
   }
-  if (workload === 'huge' || workload === 'fields') {
+  if (workload === 'huge' || workload === 'huge-strings') {
+    // Issue 26's shape: one record per loop turn — each big record, then 20 chat records — so the big
+    // records arrive in a row, long before the disk has written the last one.
+    let i = 0
+    const big = bigRecords(workload, quick)
+    for (const [kind, mb] of big) {
+      timed('tool_result', hugeData(kind, mb), true)
+      await tick()
+      for (let k = 0; k < CHAT_AFTER_HUGE; k++) {
+        timed('assistant', chatData(i++))
+        await tick()
+      }
+    }
+    return { records: i + big.length, callNs }
+  }
+  if (workload === 'huge-paced' || workload === 'fields') {
     // Each big record (2.5 to 100 MB of base64 or text; or a structure of 10⁵ small parts) lands in the
     // middle of a burst of chat records; chat records keep coming, 10 every 5 ms (see roundsAfter). The big
     // record is handed over (the workload never changes it); only `ours-handover` makes use of that.
@@ -90,13 +132,17 @@ export async function drive(
     return { records: i + big.length, callNs }
   }
   if (workload === 'big') {
-    // 40 records carrying ~2.5 MB of base64 among small ones: bursts of 10, one big record in each.
+    // Issue 26's shape: 40 records carrying ~2.5 MB of base64 among chat records, in bursts of 200 records
+    // per loop turn, one big record in each.
     const bursts = quick ? 15 : 40
     for (let b = 0; b < bursts; b++) {
-      for (let i = 0; i < 10; i++) timed('tool_result', i === 5 ? bigData(b) : chatData(b * 10 + i))
+      for (let i = 0; i < BURST; i++) {
+        if (i === BURST / 2) timed('tool_result', bigData(b), true)
+        else timed('assistant', chatData(b * BURST + i))
+      }
       await tick()
     }
-    return { records: bursts * 10, callNs }
+    return { records: bursts * BURST, callNs }
   }
   // A steady 2,000 records/s for 3 s, driven by a 1 ms timer that catches up with the schedule.
   const seconds = quick ? 1.5 : 3

@@ -56,10 +56,10 @@ export async function openWriter(variant: Variant, dir: string): Promise<Writer>
         dir,
         sessionId: SESSION,
         ...(variant === 'ours-never' ? { fsync: 'never' } : {}),
-        // A 100 MB record is more than the default maxQueueBytes (64 Mi code units) on its own: while it is
+        // A 100 MB record is more than the default maxQueueChars (64 Mi code units) on its own: while it is
         // written, every record() after it finds the queue over the bound and the overflow policy drains it
         // synchronously. This variant gives the queue room for it.
-        ...(variant === 'ours-queue-256m' ? { maxQueueBytes: 256 * 1024 * 1024 } : {}),
+        ...(variant === 'ours-queue-256m' ? { maxQueueChars: 256 * 1024 * 1024 } : {}),
       })
       await rec.ready()
       // Default options, like `ours`; only the records the workload hands over are recorded differently.
