@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest'
 
 import { createRecorder, QueueFullError } from '../src/index.js'
-import { fakeFs } from './support/fake-fs.js'
-import { tempDir } from './support/temp-dir.js'
-import { readTranscript } from './support/transcript.js'
+import { fakeFs } from './helpers/fake-fs.js'
+import { tempDir } from './helpers/temp-dir.js'
+import { readTranscript } from './helpers/transcript.js'
 
 const KiB = 1024
 
