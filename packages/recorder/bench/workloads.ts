@@ -52,7 +52,13 @@ export const FIELDS: ReadonlyArray<readonly [HugeKind, number]> = [
 ]
 
 /** The workloads that hand records over (their big ones); elsewhere `ours-handover` is the same as `ours`. */
-export const HANDS_OVER: ReadonlySet<Workload> = new Set(['big', 'huge', 'huge-strings', 'huge-paced', 'fields'])
+export const HANDS_OVER: ReadonlySet<Workload> = new Set([
+  'big',
+  'huge',
+  'huge-strings',
+  'huge-paced',
+  'fields',
+])
 
 function bigRecords(workload: Workload, quick: boolean): ReadonlyArray<readonly [HugeKind, number]> {
   if (workload === 'fields') return FIELDS
