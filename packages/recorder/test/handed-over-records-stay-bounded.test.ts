@@ -125,7 +125,10 @@ describe('records handed over stay within the bounds', () => {
       const first = rec.record('user', { n: 1 })
       const handed = rec.record('tool_result', data, { handOver: true })
       const after = rec.record('user', { n: 2 })
-      // Let the serializer run the toJSON before close() stops accepting records.
+      // Let the walk run the toJSON before close() stops accepting records: it runs once the records ahead
+      // of it are written (the disk's pace, not a number of turns).
+      const until = Date.now() + 20_000
+      while (!called && Date.now() < until) await turns(1)
       await turns(200)
       await rec.close()
       const records = readTranscript(rec.filePath)
