@@ -37,7 +37,9 @@ function flagsOrAnswer(): AgentFlags | undefined {
 }
 
 const parsedFlags = flagsOrAnswer()
-if (parsedFlags !== undefined) await runAgent(parsedFlags)
+// Not a top-level await: the agent must also bundle to CommonJS (esbuild --format=cjs, webpack), which has
+// none. A failure is an unhandled rejection: the fatal handlers installed below report it and still flush.
+if (parsedFlags !== undefined) void runAgent(parsedFlags)
 
 async function runAgent(flags: AgentFlags): Promise<void> {
   const workspace = flags.workspace ?? join(flags.dir, '..', 'workspace')

@@ -37,7 +37,7 @@ export function printSummary(flags: AgentFlags, outcome: RunOutcome): void {
   out.write(
     [
       `sessiontape example agent — session ${recorder.sessionId}`,
-      `  recorded   ${stats.recorded} events, all on disk (${stats.writes} writes, ${stats.fsyncs} fsyncs)`,
+      `  recorded   ${stats.recorded} events, all on disk (${plural(stats.writes, 'write')}, ${plural(stats.fsyncs, 'fsync')})`,
       `  transcript ${recorder.filePath}`,
       `  workspace  ${workspace}`,
       `  path cache ${cacheStats.hits} hits, ${cacheStats.misses} misses, ${cacheStats.size} entries`,
@@ -89,4 +89,9 @@ export function describeReport(
   if (flags.json) return `${reportAsJson(report, recorder)}\n`
   const clean = report.reason.type === 'exit' && report.cleanups.every((c) => c.status === 'ok')
   return clean ? undefined : formatReport(report)
+}
+
+/** `1 fsync`, `3 fsyncs`. */
+function plural(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? '' : 's'}`
 }

@@ -1,7 +1,7 @@
 // The agents we are for ship as one esbuild bundle. Bundled that way (platform node, format esm, nothing
 // external but Node's built-ins) and run from a folder with no node_modules, the example agent must record
-// and flush exactly as it does unbundled: before the loading fix, createRecorder() threw
-// "Cannot find module 'write-file-atomic'" here.
+// and flush exactly as it does unbundled: before the first loading fix, createRecorder() threw
+// "Cannot find module 'write-file-atomic'" here. Every other bundler: bundled-by-every-bundler-*.test.ts.
 import { join } from 'node:path'
 import { access } from 'node:fs/promises'
 import { listSessions, readSession } from '@sessiontape/recorder'
@@ -27,7 +27,7 @@ describe('the example agent bundled by esbuild into one file', () => {
 
   it('holds every dependency: it imports nothing at run time but Node built-ins', () => {
     expect(importsOnlyBuiltins(built), built.runtimeImports.join(', ')).toBe(true)
-    for (const dependency of ['write-file-atomic', 'proper-lockfile', 'p-queue', 'lru-cache']) {
+    for (const dependency of ['proper-lockfile', 'p-queue', 'lru-cache']) {
       expect(
         built.inputs.some((input) => input.includes(`/${dependency}/`)),
         dependency,
@@ -52,7 +52,7 @@ describe('the example agent bundled by esbuild into one file', () => {
     expect(shutdownLine(stderr).report.cleanups).toContainEqual(
       expect.objectContaining({ name: 'transcript', status: 'ok' }),
     )
-    // The lock (proper-lockfile) was taken and released, and the sidecar (write-file-atomic) written.
+    // The lock (proper-lockfile) was taken and released, and the sidecar written.
     const sessions = await listSessions(dir)
     expect(sessions.map((session) => [session.sessionId, session.recordCount])).toEqual([
       ['bundled', records.length],

@@ -12,10 +12,11 @@ import { agentEntry, AgentRun, examplesDir, type Finished } from './agent-proces
 
 /**
  * Every ESM bundle that contains CommonJS code needs a real `require` for Node's built-ins (esbuild's own
- * shim throws "Dynamic require of "fs" is not supported"); this is the banner esbuild documents for that.
+ * shim throws "Dynamic require of "fs" is not supported"); this is the root README's banner for that (its
+ * alias cannot clash with a `createRequire` imported by the bundled code).
  */
 export const ESM_REQUIRE_BANNER =
-  "import { createRequire as __bundleCreateRequire } from 'node:module'; const require = __bundleCreateRequire(import.meta.url);"
+  "import { createRequire as __bannerRequire } from 'node:module'; const require = __bannerRequire(import.meta.url);"
 
 export interface Bundle {
   readonly file: string

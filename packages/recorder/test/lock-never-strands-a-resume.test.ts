@@ -27,7 +27,7 @@ describe('after any ending, the next resume on this host gets the session at onc
       const dir = await tempDir()
       const result = await finished(startFixture('end-session', [dir, 's', ending]))
       expect(result.code).toBe(ending === 'uncaught' ? 1 : 0)
-      // Released in the exit path (not left to signal-exit, which write-file-atomic's copy had disabled).
+      // Released in the exit path (not left to signal-exit, whose hook another copy of it can disable).
       expect(fs.existsSync(`${dir}/.sessiontape/s.jsonl.lock`)).toBe(false)
       expect(fs.existsSync(`${dir}/.sessiontape/s.jsonl.lock.owner`)).toBe(false)
       expect(await resumeAfter(dir, 's')).toEqual(['holder', 'holder', 'holder', 'holder', 'resumed'])

@@ -1,5 +1,4 @@
 import fs from 'node:fs'
-import { createRequire } from 'node:module'
 import path from 'node:path'
 
 import type * as ProperLockfile from 'proper-lockfile'
@@ -26,23 +25,37 @@ import { ensureSidecarDirSync } from '../format/sidecar-dir.js'
  * Everything after (mtime probe, stale check, heartbeat) stays asynchronous.
  */
 
-// proper-lockfile registers signal-exit handlers and graceful-fs patches `fs.close` when they are loaded,
-// so it is loaded on first use only: importing this package must not touch the process. Loaded
-// synchronously (the first mkdir is inside createRecorder). `require` exists only inside a bundle (esbuild
-// rewrites `typeof require` and bundles the literal call as a lazily evaluated module); unbundled ESM has
-// none and resolves from this file.
-let lockfile: typeof ProperLockfile | undefined
-function load(): typeof ProperLockfile {
-  lockfile ??=
-    typeof require === 'function'
-      ? // eslint-disable-next-line @typescript-eslint/no-require-imports -- a literal require() is what bundlers follow
-        (require('proper-lockfile') as typeof ProperLockfile)
-      : (createRequire(import.meta.url)('proper-lockfile') as typeof ProperLockfile)
-  return lockfile
+// proper-lockfile brings signal-exit (listeners for the exit signals) and graceful-fs (which patches
+// `fs.close`) when it is loaded, so it is loaded on first use only: importing this package must not touch
+// the process. A dynamic import() of the bare name is the one form every bundler follows and bundles
+// (esbuild, rollup + commonjs, webpack, vite), ESM or CommonJS output, and that still runs nothing until it
+// is called; a require() is followed by some bundlers only, and createRequire(import.meta.url) resolves
+// from the bundle's folder, where there is no node_modules. It is asynchronous, so the one synchronous step
+// of taking a lock — the mkdir inside createRecorder — is done here, without proper-lockfile, which is then
+// handed the directory already made (see `premade`).
+/** What we use of proper-lockfile. */
+interface LockfileApi {
+  readonly lock: typeof ProperLockfile.lock
+  readonly unlockSync: typeof ProperLockfile.unlockSync
+}
+let loading: Promise<LockfileApi> | undefined
+/** Set once loaded: the exit path (synchronous) can use it only if it is here already. */
+let loaded: LockfileApi | undefined
+function load(): Promise<LockfileApi> {
+  loading ??= import('proper-lockfile').then((namespace) => {
+    // CommonJS through import(): module.exports is the default export in Node and in every bundler.
+    const api: LockfileApi = namespace.default
+    loaded = api
+    return api
+  })
+  return loading
 }
 
-let syncMkdir = false
-let lastSyncMkdir: { error: NodeJS.ErrnoException | null } | undefined
+/**
+ * Lock directories made synchronously by {@link attemptLock} before proper-lockfile was asked: its first
+ * mkdir of one of them reports success (the directory is ours, made a moment ago) instead of EEXIST.
+ */
+const premade = new Set<string>()
 
 // The lock directory holds nothing, but its name says a session is being written: only its owner may see it.
 const LOCK_DIR_MODE = 0o700
@@ -60,23 +73,32 @@ const keptIntents = new Map<string, string>()
 const lockFs = {
   ...fs,
   mkdir(lockPath: string, callback: (error: NodeJS.ErrnoException | null) => void): void {
-    let error: NodeJS.ErrnoException | null = null
-    let intent: string | null = null
-    try {
-      ensureSidecarDirSync(path.dirname(lockPath))
-      intent = writeIntentSync(lockPath)
-      fs.mkdirSync(lockPath, { mode: LOCK_DIR_MODE })
-      if (writeLockOwnerSync(lockPath)) removeIntentSync(intent)
-      else if (intent !== null) keptIntents.set(lockPath, intent)
-    } catch (caught) {
-      error = caught as NodeJS.ErrnoException
-      // Not the maker of this lock (it exists, or the mkdir failed): the intent is withdrawn.
-      removeIntentSync(intent)
+    if (premade.delete(lockPath)) {
+      process.nextTick(callback, null)
+      return
     }
-    if (syncMkdir) lastSyncMkdir = { error }
-    if (syncMkdir) callback(error)
-    else process.nextTick(callback, error)
+    process.nextTick(callback, makeLockDirSync(lockPath))
   },
+}
+
+/**
+ * Makes the lock directory, with the owner on record (see lockFs); `null` = made by us, else why not
+ * (`EEXIST`: someone holds it).
+ */
+function makeLockDirSync(lockPath: string): NodeJS.ErrnoException | null {
+  let intent: string | null = null
+  try {
+    ensureSidecarDirSync(path.dirname(lockPath))
+    intent = writeIntentSync(lockPath)
+    fs.mkdirSync(lockPath, { mode: LOCK_DIR_MODE })
+    if (writeLockOwnerSync(lockPath)) removeIntentSync(intent)
+    else if (intent !== null) keptIntents.set(lockPath, intent)
+    return null
+  } catch (caught) {
+    // Not the maker of this lock (it exists, or the mkdir failed): the intent is withdrawn.
+    removeIntentSync(intent)
+    return caught as NodeJS.ErrnoException
+  }
 }
 
 /** The lock is released: an intent kept in place of its owner file goes with it. */
@@ -117,9 +139,12 @@ export function lockPathOf(filePath: string): string {
  */
 /** Starts taking the lock of `filePath` (which need not exist; its directory must). */
 export function attemptLock(filePath: string, settings: LockSettings): LockAttempt {
-  const { lock } = load()
-  syncMkdir = settings.sync
-  lastSyncMkdir = undefined
+  const lockPath = lockPathOf(filePath)
+  let syncMkdirError: NodeJS.ErrnoException | null | undefined
+  if (settings.sync) {
+    syncMkdirError = makeLockDirSync(lockPath)
+    if (syncMkdirError === null) premade.add(lockPath)
+  }
   const options: ProperLockfile.LockOptions = {
     realpath: false,
     lockfilePath: lockPathOf(filePath),
@@ -128,21 +153,14 @@ export function attemptLock(filePath: string, settings: LockSettings): LockAttem
     // proper-lockfile's default throws from inside a timer, which would crash the host process.
     onCompromised: settings.onCompromised,
   }
-  let first: Promise<() => Promise<void>>
-  try {
-    first = lock(filePath, options)
-  } finally {
-    syncMkdir = false
-  }
-  const lockPath = lockPathOf(filePath)
-  const outcome = lastSyncMkdir as { error: NodeJS.ErrnoException | null } | undefined
-  const acquired = first
+  const acquired = load()
+    .then(({ lock }) => lock(filePath, options))
     .catch(async (error: unknown) => {
       // Held by a process that provably died (SIGKILL, a crash): take it over now, not lockStaleMs later.
       if ((error as NodeJS.ErrnoException).code !== 'ELOCKED' || !(await lockHolderIsDead(lockPath)))
         throw error
       await markLockStale(lockPath)
-      return lock(filePath, options)
+      return (await load()).lock(filePath, options)
     })
     .then(async (release) => {
       // Intents of contenders that died are no longer evidence of anything: the lock is ours now.
@@ -156,21 +174,23 @@ export function attemptLock(filePath: string, settings: LockSettings): LockAttem
       await removeLockOwner(lockPath)
       dropKeptIntent(lockPath)
     })
-  return { acquired, syncMkdirError: outcome === undefined ? undefined : outcome.error }
+  return { acquired, syncMkdirError }
 }
 
 /**
  * At exit (no later tick runs): releases the lock ourselves instead of relying on proper-lockfile's own exit
  * hook, which lives in signal-exit's process-wide state — and two copies of signal-exit in one process (3 from
- * proper-lockfile, 4 from write-file-atomic) can disable each other's hooks. `registered`: proper-lockfile
+ * proper-lockfile, 4 from another library of the host) can disable each other's hooks. `registered`: proper-lockfile
  * has finished taking it (else only our mkdir happened, and the directory is removed directly).
  */
 export function releaseLockAtExitSync(filePath: string, registered: boolean): void {
   const lockPath = lockPathOf(filePath)
+  premade.delete(lockPath)
   let released = false
-  if (registered) {
+  // Registered implies loaded (proper-lockfile took it); checked all the same, this path must not throw.
+  if (registered && loaded !== undefined) {
     try {
-      load().unlockSync(filePath, { realpath: false, lockfilePath: lockPath, fs: lockFs })
+      loaded.unlockSync(filePath, { realpath: false, lockfilePath: lockPath, fs: lockFs })
       released = true
     } catch {
       // Not (or no longer) in proper-lockfile's registry: removed directly below.

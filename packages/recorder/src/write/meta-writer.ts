@@ -1,24 +1,9 @@
 import fs from 'node:fs'
-import { createRequire } from 'node:module'
 import path from 'node:path'
 
-import type WriteFileAtomic from 'write-file-atomic'
-
 import { FORMAT_VERSION, type SessionMeta } from '../format/record-format.js'
+import { writeFileAtomic, writeFileAtomicSync } from '../util/atomic-file.js'
 import type { RecorderFs } from '../util/recorder-fs.js'
-
-// write-file-atomic pulls in signal-exit; load it on first use so importing the package touches nothing.
-// `require` exists only inside a bundle (esbuild rewrites `typeof require` and bundles the literal
-// `require('…')` call as a lazily evaluated module); unbundled ESM has none and resolves from this file.
-let writeFileAtomic: typeof WriteFileAtomic | undefined
-function load(): typeof WriteFileAtomic {
-  writeFileAtomic ??=
-    typeof require === 'function'
-      ? // eslint-disable-next-line @typescript-eslint/no-require-imports -- a literal require() is what bundlers follow
-        (require('write-file-atomic') as typeof WriteFileAtomic)
-      : (createRequire(import.meta.url)('write-file-atomic') as typeof WriteFileAtomic)
-  return writeFileAtomic
-}
 
 // Sidecars are as private as the transcripts they describe. With `fsync: 'never'` no fsync: the sidecar is
 // an index that listSessions rebuilds from the transcript whenever it is missing, corrupt or older than the
@@ -67,9 +52,6 @@ export class MetaWriter {
 
   constructor(settings: MetaWriterSettings) {
     this.#s = settings
-    // Loading a module reads files synchronously; do it here, during createRecorder's synchronous setup,
-    // not at the first write on the hot path.
-    load()
   }
 
   /** The counts to continue from; `null` = unknown (an unusable sidecar): this writer then stays silent. */
@@ -129,7 +111,7 @@ export class MetaWriter {
     if (meta === null || !this.#dirty) return
     try {
       if (isSymlink(this.#s.metaPath)) return
-      load().sync(this.#s.metaPath, `${JSON.stringify(meta)}\n`, this.#options())
+      writeFileAtomicSync(this.#s.metaPath, `${JSON.stringify(meta)}\n`, this.#options())
       this.#s.durableFs?.syncDirSync(path.dirname(this.#s.metaPath))
       this.#dirty = false
     } catch {
@@ -160,11 +142,12 @@ export class MetaWriter {
     this.#dirty = false
     const writing = this.#s
       .limited(async () => {
-        // write-file-atomic follows a symlink to its target; a sidecar path that is a symlink is refused.
+        // A rename would replace a symlink, not follow it; still, a sidecar path that is a symlink was put
+        // there by someone else, and is refused.
         const stats = await fs.promises.lstat(this.#s.metaPath).catch(() => null)
         if (stats?.isSymbolicLink())
           throw new Error(`${this.#s.metaPath} is a symbolic link; not following it`)
-        await load()(this.#s.metaPath, `${JSON.stringify(meta)}\n`, this.#options())
+        await writeFileAtomic(this.#s.metaPath, `${JSON.stringify(meta)}\n`, this.#options())
         // The rename is atomic but not durable until its directory is fsynced.
         await this.#s.durableFs?.syncDir(path.dirname(this.#s.metaPath))
       })
@@ -182,8 +165,7 @@ export class MetaWriter {
   }
 
   #options(): typeof META_OPTIONS | typeof DURABLE_META_OPTIONS {
-    // A fresh object each time: write-file-atomic fills in fields (chown) on the one it is given.
-    return { ...(this.#s.durableFs === null ? META_OPTIONS : DURABLE_META_OPTIONS) }
+    return this.#s.durableFs === null ? META_OPTIONS : DURABLE_META_OPTIONS
   }
 
   #snapshot(): SessionMeta | null {
