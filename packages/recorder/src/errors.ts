@@ -50,6 +50,16 @@ export const RecorderErrorCode = {
   TRANSCRIPT_TRUNCATED: 'ERR_TRANSCRIPT_TRUNCATED',
   /** Someone else appended to the open transcript (the lock was bypassed); our records continue after it. */
   TRANSCRIPT_CHANGED: 'ERR_TRANSCRIPT_CHANGED',
+  /**
+   * The open transcript was overwritten in place (same file, other bytes: `cat other > file`): the records
+   * written into it that the new content lacks were destroyed with the old bytes (the count is given).
+   */
+  TRANSCRIPT_OVERWRITTEN: 'ERR_TRANSCRIPT_OVERWRITTEN',
+  /**
+   * Something other than a regular file is at the transcript path (a FIFO, a socket, a device, a
+   * directory): it is never written or read as a transcript, so nothing can block on it.
+   */
+  NOT_A_FILE: 'ERR_NOT_A_FILE',
   /** The file at the transcript path was not written by sessiontape: it is never written, truncated or replaced. */
   FOREIGN_FILE: 'ERR_FOREIGN_FILE',
   /** The process exited with records still unwritten (the exit drain failed or ran out of `exitDrainMs`). */

@@ -5,6 +5,13 @@ import { errno, fakeFs } from './helpers/fake-fs.js'
 import { tempDir } from './helpers/temp-dir.js'
 import { readTranscript } from './helpers/transcript.js'
 
+/** Waits (a few event-loop turns at most) until the recorder has issued its write. */
+async function writeIssued(fs: { calls: { write: number } }): Promise<void> {
+  for (let turn = 0; turn < 1000 && fs.calls.write === 0; turn++) {
+    await new Promise((resolve) => setImmediate(resolve))
+  }
+}
+
 // A write handed to the threadpool that has not started yet (the pool is busy with other work) cannot be
 // cancelled: the process goes on, so it will run. A synchronous drain that wrote the same bytes again would
 // leave those records twice in the file, the second copy after everything recorded later.
@@ -33,9 +40,9 @@ it.for(['flushSync', 'drain-sync overflow'] as const)(
     await rec.ready()
     stall = true
     const uuids = [rec.record('event', { i: 0, text: 'x'.repeat(100) })]
-    // Let the loop hand that record's write to the (stalled) threadpool.
-    await new Promise((resolve) => setImmediate(resolve))
-    await new Promise((resolve) => setImmediate(resolve))
+    // Let the loop hand that record's write to the (stalled) threadpool (after the short read that checks
+    // the file still ends as the recorder left it).
+    await writeIssued(fs)
     expect(fs.calls.write).toBe(1)
     stall = false
     if (trigger === 'flushSync') {
@@ -88,8 +95,7 @@ it('record() past the bound throws nothing but a QueueFullError when the file ca
   await rec.ready()
   stall = true
   const uuids = [rec.record('event', { i: 0 })]
-  await new Promise((resolve) => setImmediate(resolve))
-  await new Promise((resolve) => setImmediate(resolve))
+  await writeIssued(fs)
   stall = false
   let refused = 0
   for (let i = 1; i < 40; i++) {

@@ -31,7 +31,6 @@ export class LockKeeper {
   #attempt: Promise<void> | null = null
   #error: RecorderError | null = null
   #release: (() => Promise<void>) | null = null
-  #regained = false
 
   constructor(settings: LockKeeperSettings, enabled: boolean) {
     this.#s = settings
@@ -78,11 +77,16 @@ export class LockKeeper {
     await this.#attempt
   }
 
+  /** Whether the recorder takes a lock at all (`lock: true`). */
+  get enabled(): boolean {
+    return this.#state !== 'off'
+  }
+
   /**
-   * After {@link settle}: throws why the lock is not ours. Returns true once after the lock was taken again
-   * following a compromise: the caller must then check that nobody wrote meanwhile.
+   * After {@link settle}: throws why the lock is not ours. (Whether the file must be checked after the lock
+   * was lost and taken again is decided by the write core's Custody, from the compromise it was told of.)
    */
-  checkTaken(): boolean {
+  checkTaken(): void {
     const state = this.#state
     if (state === 'locked') throw this.#error ?? this.#s.lockedError(undefined)
     if (state === 'pending' || state === 'lost') {
@@ -91,17 +95,13 @@ export class LockKeeper {
         this.#s.error(RecorderErrorCode.LOCK_FAILED, 'could not take the session lock', undefined)
       )
     }
-    const regained = this.#regained
-    this.#regained = false
-    return regained
   }
 
   #compromised(error: Error): void {
     // Called by proper-lockfile from a timer: never throw from here. Stop writing until the lock is ours
-    // again, and make sure nobody wrote meanwhile.
+    // again; onCompromised tells the write core, which checks the file before it writes on.
     this.#state = 'lost'
     this.#release = null
-    this.#regained = true
     this.#s.onCompromised(this.#s.error(RecorderErrorCode.LOCK_COMPROMISED, 'lost the session lock', error))
   }
 

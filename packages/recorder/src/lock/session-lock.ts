@@ -64,6 +64,16 @@ const LOCK_DIR_MODE = 0o700
 // intent then stands in for the owner file until the lock is released (see lock-owner.ts).
 const keptIntents = new Map<string, string>()
 
+/** A lock directory's identity: a directory at the lock path with another identity is not the one we made. */
+export interface LockDirIdentity {
+  readonly dev: number
+  readonly ino: number
+}
+
+// The lock directories this process made and has not released, by lock path: what a holder compares the
+// directory at the lock path with to tell whether its lock was taken over (see write/custody.ts).
+const madeDirs = new Map<string, LockDirIdentity>()
+
 // One adapter for the whole process: proper-lockfile caches the file system's mtime precision on it. Its
 // mkdir is synchronous and puts the owner on record in the same breath, every time a lock directory is made
 // (at create, when a dead holder's lock is taken over, when a lost lock is taken again), between an intent
@@ -91,6 +101,8 @@ function makeLockDirSync(lockPath: string): NodeJS.ErrnoException | null {
     ensureSidecarDirSync(path.dirname(lockPath))
     intent = writeIntentSync(lockPath)
     fs.mkdirSync(lockPath, { mode: LOCK_DIR_MODE })
+    const made = fs.lstatSync(lockPath)
+    madeDirs.set(lockPath, { dev: made.dev, ino: made.ino })
     if (writeLockOwnerSync(lockPath)) removeIntentSync(intent)
     else if (intent !== null) keptIntents.set(lockPath, intent)
     return null
@@ -101,8 +113,14 @@ function makeLockDirSync(lockPath: string): NodeJS.ErrnoException | null {
   }
 }
 
+/** The identity of the lock directory of `filePath` as this process made it, if it holds that lock. */
+export function madeLockDir(filePath: string): LockDirIdentity | undefined {
+  return madeDirs.get(lockPathOf(filePath))
+}
+
 /** The lock is released: an intent kept in place of its owner file goes with it. */
 function dropKeptIntent(lockPath: string): void {
+  madeDirs.delete(lockPath)
   const intent = keptIntents.get(lockPath)
   if (intent === undefined) return
   keptIntents.delete(lockPath)

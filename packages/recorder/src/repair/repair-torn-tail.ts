@@ -8,7 +8,7 @@ import { withSessionLock } from '../lock/with-session-lock.js'
 import { recoveredRecord } from '../write/resume.js'
 import { lineOf } from '../write/serialize-record.js'
 import * as io from '../write/io.js'
-import { inspectTailSync } from '../write/inspect-tail.js'
+import { inspectTailSync, notARegularFile } from '../write/inspect-tail.js'
 import { rejectUnknownOptions } from '../util/unknown-options.js'
 
 export interface RepairTornTailOptions {
@@ -30,7 +30,8 @@ export interface TornTailRepair {
 }
 
 // Appending, never creating: a repair of a file that is not there has nothing to repair.
-const APPEND_FLAGS = constants.O_RDWR | constants.O_APPEND | constants.O_NOFOLLOW
+// O_NONBLOCK: a FIFO at the path cannot block the open; it is then refused (only a regular file is repaired).
+const APPEND_FLAGS = constants.O_RDWR | constants.O_APPEND | constants.O_NOFOLLOW | constants.O_NONBLOCK
 const NEWLINE = 0x0a
 
 /**
@@ -71,7 +72,8 @@ function* appendRecovery(filePath: string, validLengthGiven: number | undefined)
   const fd = yield* io.open(filePath, APPEND_FLAGS, 0o600)
   let result: TornTailRepair
   try {
-    const { size } = yield* io.fstat(fd)
+    const { size, isFile } = yield* io.fstat(fd)
+    if (!isFile) throw notARegularFile(filePath)
     const prefix = Buffer.alloc(Math.min(OWNERSHIP_PREFIX_BYTES, size))
     const got = size === 0 ? 0 : yield* io.read(fd, prefix, 0, prefix.length, 0)
     const ownership = ownershipOfPrefix(prefix.subarray(0, got), size)

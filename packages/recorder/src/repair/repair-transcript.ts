@@ -7,6 +7,7 @@ import { fileOwnership } from '../format/file-ownership.js'
 import { ForeignFileError } from '../format/foreign-file-error.js'
 import type { ReadProblem } from '../format/problem.js'
 import { scanTranscript } from '../read/scan-transcript.js'
+import { notARegularFile } from '../write/inspect-tail.js'
 import { stringifyJson } from '../util/stringify-json.js'
 import { sidecarDirOfFile } from '../format/record-format.js'
 import { ensureSidecarDir } from '../format/sidecar-dir.js'
@@ -87,6 +88,8 @@ export async function repairTranscript(
 ): Promise<TranscriptRepair> {
   rejectUnknownOptions(options, ['out', 'dryRun', 'maxLineBytes'], 'repairTranscript()')
   const before = await stat(filePath)
+  // A FIFO (or socket, device) would block the reads below, or take bytes meant for someone else.
+  if (!before.isFile() && !before.isDirectory()) throw notARegularFile(filePath)
   const owner = await fileOwnership(filePath)
   const none = { filePath, action: 'none', outPath: filePath, changed: false, recoveredUuid: null } as const
   if (owner.verdict === 'empty') return { ...none, records: 0, fixed: [], fixedCount: 0, remaining: [] }

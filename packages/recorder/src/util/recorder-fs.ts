@@ -2,6 +2,7 @@ import fs from 'node:fs'
 
 import { ensureDir, ensureDirSync, forgetDir } from '@sessiontape/fs-cache'
 
+import { mkdirFailure, mkdirFailureSync } from './mkdir-cause.js'
 import { syncDirectory, syncDirectorySync } from './sync-directory.js'
 
 /** What the recorder needs to know about an open or named file. */
@@ -10,6 +11,8 @@ export interface FileIdentity {
   readonly ino: number
   readonly size: number
   readonly isSymbolicLink: boolean
+  /** A regular file (not a FIFO, socket, device or directory): the only kind the recorder writes. */
+  readonly isFile: boolean
 }
 
 /**
@@ -47,7 +50,13 @@ export interface RecorderFs {
 }
 
 function identity(stats: fs.Stats): FileIdentity {
-  return { dev: stats.dev, ino: stats.ino, size: stats.size, isSymbolicLink: stats.isSymbolicLink() }
+  return {
+    dev: stats.dev,
+    ino: stats.ino,
+    size: stats.size,
+    isSymbolicLink: stats.isSymbolicLink(),
+    isFile: stats.isFile(),
+  }
 }
 
 /**
@@ -57,7 +66,10 @@ function identity(stats: fs.Stats): FileIdentity {
 export const nodeFs: RecorderFs = {
   // Directories go through fs-cache's process-wide memo (success only): a server hosting many sessions in
   // one directory pays one mkdir, not one per recorder.
-  mkdir: (path, mode) => ensureDir(path, { mode }),
+  mkdir: (path, mode) =>
+    ensureDir(path, { mode }).catch(async (error: unknown) => {
+      throw await mkdirFailure(path, error, mode)
+    }),
   forgetDir: (path) => {
     forgetDir(path)
   },
@@ -91,7 +103,13 @@ export const nodeFs: RecorderFs = {
     new Promise((resolve, reject) => fs.close(fd, (error) => (error ? reject(error) : resolve()))),
   syncDir: (path) => syncDirectory(path),
 
-  mkdirSync: (path, mode) => ensureDirSync(path, { mode }),
+  mkdirSync: (path, mode) => {
+    try {
+      ensureDirSync(path, { mode })
+    } catch (error) {
+      throw mkdirFailureSync(path, error, mode)
+    }
+  },
   openSync: (path, flags, mode) => fs.openSync(path, flags, mode),
   writeSync: (fd, buffer, offset, length) => fs.writeSync(fd, buffer, offset, length, null),
   fdatasyncSync: (fd) => fs.fdatasyncSync(fd),

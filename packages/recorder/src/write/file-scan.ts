@@ -2,7 +2,7 @@ import * as io from './io.js'
 
 /**
  * Bounded reads of a transcript the write core needs when the file at the path is not what it expected:
- * which record does it end with, where does a given record end. Each reads at most
+ * which record does it end with, where does a given record end, whose session is it. Each reads at most
  * {@link SCAN_LIMIT} bytes, whatever the size of the file.
  */
 
@@ -13,8 +13,15 @@ const SCAN_LIMIT = 64 * 1024 * 1024
 const WINDOW = 64 * 1024
 const CHUNK = 1024 * 1024
 const UUID_AT_LINE_START = /^\{"uuid":"([^"\\]{1,200})"/
+// The session id of our envelope's first line (session ids are validated: no escapes in them).
+const SESSION_OF_ENVELOPE =
+  /^\{"uuid":"[^"\\]+","parentUuid":(?:null|"(?:[^"\\]|\\.)*"),"sessionId":"([^"\\]*)"/
 
-/** uuid of the last complete line of the file open as `fd` (`size` bytes), or null if none is found. */
+/**
+ * uuid of the last record of the file open as `fd` (`size` bytes), or null if none is found. Lines that are
+ * not records (a torn line, a line someone added after the last record) are skipped: a copy of the
+ * transcript with one trailing non-record line still ends with its last record.
+ */
 export function* lastUuidOf(fd: number, size: number): io.Io<string | null> {
   let window = Math.min(WINDOW, size)
   for (;;) {
@@ -22,18 +29,34 @@ export function* lastUuidOf(fd: number, size: number): io.Io<string | null> {
     const buffer = Buffer.allocUnsafe(window)
     const got = yield* readFully(fd, buffer, from)
     const bytes = buffer.subarray(0, got)
-    // The last complete line ends at the last newline; bytes after it are a torn line, not a record.
-    const lastNewline = bytes.lastIndexOf(NEWLINE)
-    if (lastNewline !== -1) {
-      const previous = lastNewline > 0 ? bytes.lastIndexOf(NEWLINE, lastNewline - 1) : -1
-      if (previous !== -1 || from === 0) {
-        const line = bytes.toString('utf8', previous + 1, Math.min(lastNewline, previous + 1 + 256))
-        return UUID_AT_LINE_START.exec(line)?.[1] ?? null
-      }
+    // Lines are taken from the last newline back; bytes after it are a torn line, not a record. A line is
+    // complete when the byte before it is a newline, or it starts the file.
+    let lineEnd = bytes.lastIndexOf(NEWLINE)
+    while (lineEnd !== -1) {
+      const previous = lineEnd > 0 ? bytes.lastIndexOf(NEWLINE, lineEnd - 1) : -1
+      if (previous === -1 && from !== 0) break
+      const line = bytes.toString('utf8', previous + 1, Math.min(lineEnd, previous + 1 + 256))
+      const uuid = UUID_AT_LINE_START.exec(line)?.[1]
+      if (uuid !== undefined) return uuid
+      lineEnd = previous
     }
     if (window >= size || window >= SCAN_LIMIT) return null
     window = Math.min(window * 4, size, SCAN_LIMIT)
   }
+}
+
+/**
+ * The session id named by the first line of a file whose first bytes are `prefix` (null when the line is
+ * not our envelope as far as the session id, e.g. a torn first line).
+ */
+export function sessionOfPrefix(prefix: Uint8Array): string | null {
+  const bytes = Buffer.from(prefix.buffer, prefix.byteOffset, prefix.byteLength)
+  let start = 0
+  // Leading NUL bytes are skipped, as the ownership check does (a power cut can zero the first block).
+  while (start < bytes.length && bytes[start] === 0) start++
+  const newline = bytes.indexOf(NEWLINE, start)
+  const line = bytes.toString('utf8', start, newline === -1 ? bytes.length : newline)
+  return SESSION_OF_ENVELOPE.exec(line)?.[1] ?? null
 }
 
 /**
@@ -78,7 +101,8 @@ function* lineEndFrom(fd: number, position: number, end: number): io.Io<number |
   return null
 }
 
-function* readFully(fd: number, buffer: Buffer, position: number): io.Io<number> {
+/** Reads `buffer.length` bytes at `position` (fewer only at the end of the file); returns how many. */
+export function* readFully(fd: number, buffer: Buffer, position: number): io.Io<number> {
   let filled = 0
   while (filled < buffer.length) {
     const got = yield* io.read(fd, buffer, filled, buffer.length - filled, position + filled)
@@ -86,4 +110,11 @@ function* readFully(fd: number, buffer: Buffer, position: number): io.Io<number>
     filled += got
   }
   return filled
+}
+
+/** The `length` bytes at `position` (fewer at the end of the file). */
+export function* bytesAt(fd: number, position: number, length: number): io.Io<Buffer> {
+  const buffer = Buffer.allocUnsafe(Math.max(length, 0))
+  const got = yield* readFully(fd, buffer, position)
+  return buffer.subarray(0, got)
 }

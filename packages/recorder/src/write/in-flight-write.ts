@@ -50,3 +50,18 @@ export function landedSync(
     sleepSync(1)
   }
 }
+
+/** {@link landedSync}, or why it cannot be told (an fstat that failed): then nothing is taken over. */
+export function landedOrWhyNot(
+  fs: Pick<RecorderFs, 'fstatSync'>,
+  fd: number,
+  inFlight: InFlight,
+  wait: boolean,
+  exiting: boolean,
+): number | string {
+  try {
+    return landedSync(fs, fd, inFlight, wait, exiting)
+  } catch {
+    return 'the transcript could not be inspected to tell whether the write in flight had landed'
+  }
+}

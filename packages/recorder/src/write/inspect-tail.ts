@@ -1,4 +1,7 @@
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs'
+import { closeSync, constants, fstatSync, openSync, readSync, type Stats } from 'node:fs'
+
+import { SessiontapeError } from '../errors.js'
+import { hasEnvelope } from '../format/envelope.js'
 import type { SessionRecord } from '../format/record-format.js'
 import { parseLine, type LineSink } from '../format/parse-line.js'
 import { rejectUnknownOptions } from '../util/unknown-options.js'
@@ -59,7 +62,7 @@ export function inspectTailSync(filePath: string, options: InspectTailOptions = 
   }
   let fd: number
   try {
-    fd = openSync(filePath, 'r')
+    fd = openRegularSync(filePath)
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
       return { exists: false, size: 0, validLength: 0, lastRecord: null, tornBytes: 0, reachedStart: true }
@@ -90,6 +93,105 @@ export function inspectTailSync(filePath: string, options: InspectTailOptions = 
     }
   } finally {
     closeSync(fd)
+  }
+}
+
+/**
+ * Read-only, without blocking: `O_NONBLOCK` so a FIFO planted at the path cannot block the open (or a read),
+ * and anything but a regular file is refused with `ERR_NOT_A_FILE` (a {@link SessiontapeError}).
+ */
+export function openRegularSync(filePath: string): number {
+  const fd = openSync(filePath, constants.O_RDONLY | constants.O_NONBLOCK)
+  let stats: Stats
+  try {
+    stats = fstatSync(fd)
+  } catch (error) {
+    closeSync(fd)
+    throw error
+  }
+  if (stats.isFile()) return fd
+  closeSync(fd)
+  // A directory fails as reading one always did (EISDIR), so callers that name it keep their message.
+  if (stats.isDirectory())
+    throw Object.assign(new Error(`EISDIR: illegal operation on a directory, read '${filePath}'`), {
+      code: 'EISDIR',
+      syscall: 'read',
+      path: filePath,
+    })
+  throw notARegularFile(filePath)
+}
+
+/** `ERR_NOT_A_FILE`: a FIFO, socket, device or directory where a transcript is expected. */
+export function notARegularFile(filePath: string): SessiontapeError {
+  return new SessiontapeError(
+    'ERR_NOT_A_FILE',
+    `${filePath} is not a regular file (a FIFO, a socket, a device or a directory); it is neither read nor written as a transcript`,
+  )
+}
+
+/** Lines up to this long are parsed to tell a record; a longer one is told by its envelope and its end. */
+const PARSE_LIMIT = 64 * 1024 * 1024
+const ENVELOPE_PREFIX_BYTES = 64 * 1024
+const ENVELOPE =
+  /^\{"uuid":("[^"\\]+"),"parentUuid":(null|"(?:[^"\\]|\\.)*"),"sessionId":("(?:[^"\\]|\\.)*"),"timestamp":("[^"\\]*"),"type":("(?:[^"\\]|\\.)*"),"v":(\d{1,9})[,}]/
+
+/**
+ * The last record of the file, however far back it starts: {@link inspectTailSync} with no bound, for a
+ * resume whose bounded look found no record (a last record or a torn tail longer than its window — the
+ * recorder accepts records of hundreds of MB). It walks back line by line, reading 1 MiB chunks: a line
+ * up to {@link PARSE_LIMIT} is parsed, a longer one (too long for one string) counts as a record when it
+ * opens with a whole envelope and ends with `}`. The torn tail is everything after that record.
+ */
+export function inspectWholeTailSync(filePath: string): TailInspection {
+  const fd = openRegularSync(filePath)
+  try {
+    const size = fstatSync(fd).size
+    // A last line lacking its newline is torn, whatever it holds: only a complete line is taken here.
+    let lineEnd = lastNewlineEnd(fd, size)
+    while (lineEnd > 0) {
+      const lineStart = lastNewlineEnd(fd, lineEnd - 1)
+      const record = recordOfLine(fd, lineStart, lineEnd - 1)
+      if (record !== null) {
+        return {
+          exists: true,
+          size,
+          validLength: lineEnd,
+          lastRecord: record,
+          tornBytes: size - lineEnd,
+          reachedStart: true,
+        }
+      }
+      lineEnd = lineStart
+    }
+    return { exists: true, size, validLength: 0, lastRecord: null, tornBytes: size, reachedStart: true }
+  } finally {
+    closeSync(fd)
+  }
+}
+
+/** The record held by the line `[start, end)` (without its newline), or null. */
+function recordOfLine(fd: number, start: number, end: number): SessionRecord | null {
+  if (end - start <= PARSE_LIMIT) {
+    const sink = new LastRecordSink()
+    parseLine(readAt(fd, start, end - start).toString('utf8'), 0, sink)
+    return sink.last
+  }
+  if (readAt(fd, end - 1, 1)[0] !== 0x7d) return null
+  const match = ENVELOPE.exec(readAt(fd, start, ENVELOPE_PREFIX_BYTES).toString('utf8'))
+  if (match === null) return null
+  try {
+    const record: Record<string, unknown> = {
+      uuid: JSON.parse(match[1]!) as unknown,
+      parentUuid: JSON.parse(match[2]!) as unknown,
+      sessionId: JSON.parse(match[3]!) as unknown,
+      timestamp: JSON.parse(match[4]!) as unknown,
+      type: JSON.parse(match[5]!) as unknown,
+      v: Number(match[6]),
+    }
+    return hasEnvelope(record) ? record : null
+  } catch {
+    // An escape in the envelope that is not JSON: not a record.
+    return null
   }
 }
 

@@ -12,8 +12,39 @@ export function replacedMessage(outcome: Extract<PathCheck, { kind: 'replaced' }
 }
 
 export function grownMessage(outcome: Extract<PathCheck, { kind: 'grown' }>, lockWasLost: boolean): string {
-  const forked = lockWasLost ? ' while the lock was not held; another writer may have forked the session' : ''
-  return `the transcript grew from ${outcome.from} to ${outcome.to} bytes by writes that are not ours${forked}`
+  const forked = lockWasLost
+    ? ' while the session lock was not provably ours: another writer took the session, and this recorder stops for good rather than fork it'
+    : ''
+  const where = outcome.interleaved ? ' (before our last write, not after it)' : ''
+  return `the transcript grew from ${outcome.from} to ${outcome.to} bytes by writes that are not ours${where}${forked}`
+}
+
+/** Someone else wrote (grown, rewritten or overwritten) while the lock was not provably ours: final. */
+export function forkMessage(outcome: PathCheck): string {
+  if (outcome.kind === 'grown') return grownMessage(outcome, true)
+  return `the transcript was ${outcome.kind} in place while the session lock was not provably ours: another writer took the session, and this recorder stops for good rather than fork it`
+}
+
+function lostCount(lost: number | null, exact: boolean, what: string): string {
+  return lost === null
+    ? `${what} (how many cannot be told: the cut reaches before the writes this recorder remembers)`
+    : `${exact ? '' : 'at least '}${lost} record(s) already written were lost with it`
+}
+
+export function overwrittenMessage(
+  outcome: Extract<PathCheck, { kind: 'overwritten' }>,
+  lost: number | null,
+  exact: boolean,
+): string {
+  return `the transcript was overwritten in place with a file that is not this session's (${outcome.reason}); ${lostCount(lost, exact, 'records already written were lost with it')}; it is never written again, and the records not yet written stay queued until the path is free`
+}
+
+export function rewrittenMessage(
+  outcome: Extract<PathCheck, { kind: 'rewritten' }>,
+  lost: number | null,
+  exact: boolean,
+): string {
+  return `the transcript was rewritten in place (${outcome.from} → ${outcome.to} bytes) with records of this session ending at ${outcome.lastUuid ?? 'no record'}; ${lostCount(lost, exact, 'records written after it were lost with it')}; writing continues at its end`
 }
 
 export function truncatedMessage(

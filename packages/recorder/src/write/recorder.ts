@@ -16,6 +16,7 @@ import { inspectForResume, recoveredRecord } from './resume.js'
 import { Sequencer } from './sequencer.js'
 import { profileRules } from './writer-profile.js'
 import { Transcript } from './transcript.js'
+import { Custody } from './custody.js'
 import { Admission } from './admission.js'
 import { exitGoal, flushSyncGoal } from './goals.js'
 import { Writer } from './writer.js'
@@ -45,6 +46,7 @@ class SessionRecorder implements Recorder {
   readonly #writer: Writer
   readonly #admission: Admission
   readonly #lock: LockKeeper
+  readonly #custody: Custody
   readonly #reporter: Reporter
   readonly #meta: SessionSidecar | null
   readonly #unregisterExit: () => void
@@ -114,6 +116,7 @@ class SessionRecorder implements Recorder {
     this.#transcript = new Transcript(
       this.filePath,
       dir,
+      this.sessionId,
       options.fileCheckIntervalMs,
       error,
       options.fsync !== 'never',
@@ -125,10 +128,14 @@ class SessionRecorder implements Recorder {
         error,
         lockedError: (cause) =>
           new SessionLockedError(cause === undefined ? this.#details() : { ...this.#details(), cause }),
-        onCompromised: (lost) => this.#reporter.report(lost),
+        onCompromised: (lost) => {
+          this.#custody.lockLost()
+          this.#reporter.report(lost)
+        },
       },
       options.lock,
     )
+    this.#custody = new Custody(this.#lock, this.filePath)
     this.#admission = new Admission({
       queue: this.#queue,
       writer: () => this.#writer,
@@ -145,6 +152,7 @@ class SessionRecorder implements Recorder {
         queue: this.#queue,
         transcript: this.#transcript,
         lock: this.#lock,
+        custody: this.#custody,
         reporter: this.#reporter,
         fsync: options.fsync,
         maxWriteChars: options.maxWriteBytes,
@@ -288,6 +296,7 @@ class SessionRecorder implements Recorder {
     this.#exitDrainedAt = recorded
     this.#reporter.exiting = true
     const deadline = Date.now() + this.#o.exitDrainMs
+    this.#writer.marks.confirmAgain()
     this.#writer.drainSync(exitGoal(deadline, recorded, this.#o.fsync === 'batch'), true)
     const unwritten = recorded - this.#writer.marks.written
     if (unwritten > 0) {
@@ -309,6 +318,7 @@ class SessionRecorder implements Recorder {
   async #close(): Promise<void> {
     try {
       // Everything accepted: written, found at the path by a final check, and synced as `fsync` asks.
+      this.#writer.marks.confirmAgain()
       await this.#writer.flush()
     } catch (error) {
       // A failure that retrying can fix keeps everything (queue, lock, exit drain) for the next close();

@@ -1,11 +1,13 @@
 import { randomUUID } from 'node:crypto'
-import { closeSync, openSync, readSync } from 'node:fs'
+import { closeSync, readSync } from 'node:fs'
 
 import { type RecorderError, RecorderErrorCode } from '../errors.js'
 import { isoTimestamp } from '../util/iso-timestamp.js'
 import { RECOVERED_RECORD_TYPE } from '../format/record-format.js'
 import { type QueuedRecord, serializeRecord } from './serialize-record.js'
-import { inspectTailSync } from './inspect-tail.js'
+import { inspectTailSync, inspectWholeTailSync, openRegularSync } from './inspect-tail.js'
+import { sessionOfPrefix } from './file-scan.js'
+import { errorCode } from '../util/transient-errors.js'
 import { OWNERSHIP_PREFIX_BYTES, ownershipOfPrefix } from '../format/file-ownership.js'
 
 /** What a resumed transcript holds at its end, found synchronously by `createRecorder`. */
@@ -43,8 +45,18 @@ export function inspectForResume(
   let first: Buffer
   try {
     tail = inspectTailSync(filePath)
+    // No record in the bounded window (a last record or a torn tail longer than it): read back as far as
+    // it takes, so the chain goes on from the real last record instead of a new root.
+    if (!tail.reachedStart) tail = inspectWholeTailSync(filePath)
     first = tail.exists && tail.size > 0 ? readFirstBytes(filePath) : Buffer.alloc(0)
   } catch (cause) {
+    if (errorCode(cause) === 'ERR_NOT_A_FILE') {
+      throw error(
+        RecorderErrorCode.NOT_A_FILE,
+        `${filePath} is not a regular file (a FIFO, a socket, a device or a directory); it is never read or written as a transcript`,
+        cause,
+      )
+    }
     throw error(
       RecorderErrorCode.RESUME_FAILED,
       'could not read the tail of the transcript to resume it',
@@ -52,11 +64,17 @@ export function inspectForResume(
     )
   }
   const ownership = ownershipOfPrefix(first, tail.size)
-  const foreignRecord = tail.lastRecord !== null && tail.lastRecord.sessionId !== sessionId
-  if ((ownership.verdict !== 'ours' && ownership.verdict !== 'empty') || foreignRecord) {
+  const firstSession = sessionOfPrefix(first)
+  const otherSession =
+    tail.lastRecord !== null && tail.lastRecord.sessionId !== sessionId
+      ? tail.lastRecord.sessionId
+      : firstSession !== null && firstSession !== sessionId
+        ? firstSession
+        : null
+  if ((ownership.verdict !== 'ours' && ownership.verdict !== 'empty') || otherSession !== null) {
     throw error(
       RecorderErrorCode.FOREIGN_FILE,
-      `${filePath} was not written by sessiontape for this session (${foreignRecord ? `its records belong to session "${String(tail.lastRecord?.sessionId)}"` : ownership.reason}); it is left untouched`,
+      `${filePath} was not written by sessiontape for this session (${otherSession !== null ? `its records belong to session "${otherSession}"` : ownership.reason}); it is left untouched`,
       undefined,
     )
   }
@@ -71,7 +89,7 @@ export function inspectForResume(
 }
 
 function readFirstBytes(filePath: string): Buffer {
-  const fd = openSync(filePath, 'r')
+  const fd = openRegularSync(filePath)
   try {
     const buffer = Buffer.alloc(OWNERSHIP_PREFIX_BYTES)
     return buffer.subarray(0, readSync(fd, buffer, 0, OWNERSHIP_PREFIX_BYTES, 0))

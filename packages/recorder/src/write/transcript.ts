@@ -10,12 +10,17 @@ import {
 } from '../util/transient-errors.js'
 import { OWNERSHIP_PREFIX_BYTES, ownershipOfPrefix } from '../format/file-ownership.js'
 import { type Carry, copyCarry, planCarry } from './carry.js'
+import { ExpectedContent } from './expected-content.js'
+import { bytesAt, lastUuidOf, sessionOfPrefix } from './file-scan.js'
 import * as io from './io.js'
+import type { FileIdentity } from '../util/recorder-fs.js'
 
 // O_RDWR (not O_WRONLY) so the file can be read back (its first and last bytes at open, a carry after a
 // replacement); O_APPEND so every write lands at the end whoever else grew the file; O_NOFOLLOW refuses
-// a planted symlink.
-const OPEN_FLAGS = constants.O_RDWR | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW
+// a planted symlink; O_NONBLOCK so opening a FIFO planted at the path cannot block (it is then refused:
+// only a regular file is a transcript).
+const OPEN_FLAGS =
+  constants.O_RDWR | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW | constants.O_NONBLOCK
 const FILE_MODE = 0o600
 const DIR_MODE = 0o700
 const NEWLINE = 0x0a
@@ -29,8 +34,26 @@ export type PathCheck =
   | { readonly kind: 'replaced'; readonly missing: boolean; readonly carried: number }
   /** Same file, shorter than our writes left it: someone truncated it. */
   | { readonly kind: 'truncated'; readonly from: number; readonly to: number }
-  /** Same file, longer than our writes left it: someone else appended (the lock was bypassed). */
-  | { readonly kind: 'grown'; readonly from: number; readonly to: number }
+  /**
+   * Same file, longer than our writes left it, our bytes in place: someone else appended (the lock was
+   * bypassed, or lost). `interleaved`: their bytes came before our last write, not after it.
+   */
+  | { readonly kind: 'grown'; readonly from: number; readonly to: number; readonly interleaved: boolean }
+  /**
+   * Same file, rewritten in place with this session's records (an older copy put back with `cat`): writing
+   * goes on at its end; what we wrote after its last record (`lastUuid`) went with the old bytes.
+   */
+  | {
+      readonly kind: 'rewritten'
+      readonly from: number
+      readonly to: number
+      readonly lastUuid: string | null
+    }
+  /**
+   * Same file, overwritten in place with bytes that are not this session's: it is never written again (the
+   * descriptor was let go); every record we wrote into it went with the old bytes.
+   */
+  | { readonly kind: 'overwritten'; readonly reason: string }
 
 /**
  * The one owner of the transcript's path and descriptors. Every open, check, write, sync and close of the
@@ -46,6 +69,7 @@ export type PathCheck =
 export class Transcript {
   readonly filePath: string
   readonly dir: string
+  readonly #sessionId: string
   readonly #error: ErrorFactory
   readonly #checkIntervalMs: number
   // The directory entries made for this transcript (its directory's levels, the file itself): fsynced by
@@ -72,14 +96,24 @@ export class Transcript {
   #carry: Carry | null = null
   // A write handed to the OS and not yet returned: a synchronous drain taking over must account for it.
   #inFlight: InFlight | null = null
+  // What the open file starts and ends with, as far as we know: a path check compares it, not just the size.
+  readonly #expected = new ExpectedContent()
 
   writes = 0
   bytesWritten = 0
   retries = 0
 
-  constructor(filePath: string, dir: string, checkIntervalMs: number, error: ErrorFactory, durable = false) {
+  constructor(
+    filePath: string,
+    dir: string,
+    sessionId: string,
+    checkIntervalMs: number,
+    error: ErrorFactory,
+    durable = false,
+  ) {
     this.filePath = filePath
     this.dir = dir
+    this.#sessionId = sessionId
     this.#checkIntervalMs = checkIntervalMs
     this.#error = error
     this.#entries = new io.NewEntries(durable)
@@ -146,26 +180,30 @@ export class Transcript {
         throw this.#error(RecorderErrorCode.OPEN_FAILED, 'could not open the transcript', retryError)
       }
     }
-    let stats: { dev: number; ino: number; size: number }
+    let stats: FileIdentity
     let endsWithNewline = true
     try {
       stats = yield* io.fstat(fd)
+      if (!stats.isFile) {
+        throw this.#error(
+          RecorderErrorCode.NOT_A_FILE,
+          'something other than a regular file (a FIFO, a socket, a device) is at the transcript path; it is never written',
+          undefined,
+        )
+      }
       if (stats.size > 0) {
-        // A file we did not write is never written: its first line must be one of our records.
-        const first = Buffer.alloc(Math.min(OWNERSHIP_PREFIX_BYTES, stats.size))
-        const got = yield* io.read(fd, first, 0, first.length, 0)
-        const ownership = ownershipOfPrefix(first.subarray(0, got), stats.size)
-        if (ownership.verdict !== 'ours' && ownership.verdict !== 'empty') {
+        // A file we did not write is never written: its first line must be one of this session's records.
+        const foreign = yield* this.#whyNotOurs(fd, stats.size)
+        if (foreign !== null) {
           throw this.#error(
             RecorderErrorCode.FOREIGN_FILE,
-            `the file at the transcript path was not written by sessiontape (${ownership.reason}); it is left untouched`,
+            `the file at the transcript path was not written by sessiontape for this session (${foreign}); it is left untouched`,
             undefined,
           )
         }
-        const last = Buffer.alloc(1)
-        yield* io.read(fd, last, 0, 1, stats.size - 1)
-        endsWithNewline = last[0] === NEWLINE
       }
+      const tail = yield* this.#expected.adopt(fd, stats.size)
+      endsWithNewline = tail.length === 0 || tail[tail.length - 1] === NEWLINE
     } catch (error) {
       yield* io.close(fd)
       if (error instanceof RecorderError) throw error
@@ -185,8 +223,10 @@ export class Transcript {
   }
 
   /**
-   * Does the path still name the open file, as long as our writes left it? One lstat and one fstat. A
-   * replaced or deleted file is let go (its descriptor kept to carry what the path lost).
+   * Does the path still name the open file, holding what our writes left in it? One lstat, one fstat, and
+   * two short reads (the file's first bytes and the bytes our last write ended with: the size alone cannot
+   * tell a file overwritten in place). A replaced or deleted file is let go (its descriptor kept to carry
+   * what the path lacks), and so is one overwritten in place by something not ours.
    */
   *check(): io.Io<PathCheck> {
     const fd = this.#fd!
@@ -208,29 +248,60 @@ export class Transcript {
       if (surplus !== null) yield* closeQuietly(surplus)
       return { kind: 'replaced', missing, carried: this.#carryLength() }
     }
-    const own = yield* io.fstat(fd)
-    if (own.size === this.#size) {
+    const from = this.#size
+    const size = (yield* io.fstat(fd)).size
+    const match = size === 0 ? 'intact' : yield* this.#expected.compare(fd, from, size)
+    if (match === 'intact' && size === from) {
       this.#verifiedLineEnd = this.#lineEnd
       return { kind: 'same' }
     }
-    const from = this.#size
-    this.#size = own.size
-    this.#lineEnd = Math.min(this.#lineEnd, own.size)
-    this.#verifiedLineEnd = Math.min(this.#verifiedLineEnd, own.size)
+    if (match === 'rewritten') {
+      const foreign = yield* this.#whyNotOurs(fd, size)
+      if (foreign !== null) {
+        // Not ours any more: never written again. The bytes we wrote are gone, so there is nothing to carry.
+        this.#fd = null
+        yield* closeQuietly(fd)
+        return { kind: 'overwritten', reason: foreign }
+      }
+      const lastUuid = yield* lastUuidOf(fd, size)
+      yield* this.#adoptEnd(fd, size, true)
+      return { kind: 'rewritten', from, to: size, lastUuid }
+    }
+    yield* this.#adoptEnd(fd, size, size > from)
+    if (size > from) return { kind: 'grown', from, to: size, interleaved: match === 'interleaved' }
+    return { kind: 'truncated', from, to: size }
+  }
+
+  /**
+   * Before a write: the file still ends with the bytes our writes left, where they left them (one short
+   * read). When it does not, the caller checks first: a file overwritten in place is never written, and
+   * bytes someone appended (a partial line, say) are never glued to our next record.
+   */
+  *unchanged(): io.Io<boolean> {
+    if (this.#fd === null) return true
+    return yield* this.#expected.endsAsExpected(this.#fd, this.#size)
+  }
+
+  /** The file is `size` bytes long now, and writing goes on after whatever ends it, on a line of its own. */
+  *#adoptEnd(fd: number, size: number, allVerified: boolean): io.Io<void> {
+    this.#size = size
+    this.#lineEnd = allVerified ? size : Math.min(this.#lineEnd, size)
+    this.#verifiedLineEnd = allVerified ? size : Math.min(this.#verifiedLineEnd, size)
+    const tail = yield* this.#expected.adopt(fd, size)
     // Whoever changed it may have left it ending inside a line: ours start on a line of their own.
-    let endsWithNewline = true
-    if (own.size > 0) {
-      const last = Buffer.alloc(1)
-      yield* io.read(fd, last, 0, 1, own.size - 1)
-      endsWithNewline = last[0] === NEWLINE
-    }
-    this.#needsNewline = !endsWithNewline
-    if (own.size > from) {
-      this.#lineEnd = own.size
-      this.#verifiedLineEnd = own.size
-      return { kind: 'grown', from, to: own.size }
-    }
-    return { kind: 'truncated', from, to: own.size }
+    this.#needsNewline = tail.length > 0 && tail[tail.length - 1] !== NEWLINE
+  }
+
+  /** Why the file open as `fd` (`size` bytes, not empty) is not one of this session's, or null if it is. */
+  *#whyNotOurs(fd: number, size: number): io.Io<string | null> {
+    const first = yield* bytesAt(fd, 0, Math.min(OWNERSHIP_PREFIX_BYTES, size))
+    const ownership = ownershipOfPrefix(first, size)
+    if (ownership.verdict !== 'ours' && ownership.verdict !== 'empty') return ownership.reason
+    const session = sessionOfPrefix(first)
+    // A copy of another session's transcript: two sessions must never mix in one file.
+    if (session !== null && session !== this.#sessionId)
+      return `its records belong to session ${JSON.stringify(session)}`
+    return null
   }
 
   /** After a write error: check the path before the next write. */
@@ -264,8 +335,8 @@ export class Transcript {
     let transientFailures = 0
     while (offset < buffer.length) {
       if (yield* io.requireLock()) {
-        // The lock was lost and taken again since the cycle checked: nobody may have written meanwhile, which
-        // only a check of the file can tell. This attempt ends; the next one checks first.
+        // The lock was lost since the file was last checked: whether somebody wrote meanwhile only a check of
+        // the file can tell (see Custody). This attempt ends; the next one checks first.
         this.#suspect = true
         throw this.#error(
           RecorderErrorCode.LOCK_COMPROMISED,
@@ -274,6 +345,7 @@ export class Transcript {
         )
       }
       const landed = (bytes: number): void => {
+        this.#expected.landed(this.#size, buffer.subarray(offset, offset + bytes))
         offset += bytes
         this.#size += bytes
         this.writes++
@@ -386,7 +458,8 @@ export class Transcript {
       previous.copied = 0
       return previous.fd === fd ? null : fd
     }
-    if (this.#size <= this.#verifiedLineEnd) return fd
+    // Kept even when every byte was confirmed at the path: the file put there may be an older copy, and
+    // what it lacks (found by its last record) is read back from this descriptor.
     this.#carry = { fd, start: this.#verifiedLineEnd, end: this.#size, copied: 0 }
     return null
   }

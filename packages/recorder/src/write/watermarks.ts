@@ -13,6 +13,8 @@ interface Waiter {
 interface WrittenPoint {
   readonly end: number
   readonly count: number
+  /** The last record the write completed (null: the point where this recorder's records start). */
+  readonly uuid: string | null
 }
 
 // Points kept for counting what a truncation took away; older ones are forgotten (the count then says
@@ -86,11 +88,20 @@ export class Watermarks {
     this.firstWrittenAt ??= chunk.firstTimestamp
     this.lastWrittenAt = chunk.lastTimestamp
     if (chunk.completes > this.maxBatchRecords) this.maxBatchRecords = chunk.completes
-    this.#points.push({ end, count: this.written })
+    this.#points.push({ end, count: this.written, uuid: chunk.lastUuid })
     if (this.#points.length > MAX_POINTS) {
       this.#points.splice(0, this.#points.length - MAX_POINTS)
       this.#dropped = true
     }
+  }
+
+  /**
+   * The path must be confirmed again before the records written count as at the path (close() and the exit
+   * drain end with a check even when nothing was written since the last one: a copy put back meanwhile may
+   * lack acknowledged records).
+   */
+  confirmAgain(): void {
+    if (this.written > 0 && this.verified >= this.written) this.verified = this.written - 1
   }
 
   /** A check found the path naming the file: every record written so far is there. */
@@ -117,7 +128,36 @@ export class Watermarks {
 
   /** Where this recorder's records start in the file (its size when first opened): counts 0 there. */
   opened(size: number): void {
-    if (this.#points.length === 0 && this.written === 0) this.#points.push({ end: size, count: 0 })
+    if (this.#points.length === 0) this.#points.push({ end: size, count: this.written, uuid: null })
+  }
+
+  /**
+   * The file was overwritten in place by something that is not this session's: every record written into
+   * it went with the old bytes. Returns how many (null when that cannot be told), and whether exactly.
+   */
+  overwritten(): { lost: number | null; exact: boolean } {
+    const first = this.#points[0]
+    this.#points = []
+    const exact = !this.#dropped
+    this.#dropped = true
+    return first === undefined ? { lost: null, exact: false } : { lost: this.written - first.count, exact }
+  }
+
+  /**
+   * The file was rewritten in place with this session's records ending at `lastUuid` (an older copy put back
+   * with `cat`): the records written after that one went with the old bytes. Returns how many (null when
+   * `lastUuid` is not a record whose write is remembered), and whether exactly; writing goes on after `size`.
+   */
+  rewritten(lastUuid: string | null, size: number): { lost: number | null; exact: boolean } {
+    let kept: WrittenPoint | undefined
+    for (const point of this.#points) if (lastUuid !== null && point.uuid === lastUuid) kept = point
+    const exact = !this.#dropped
+    this.#points = [{ end: size, count: this.written, uuid: null }]
+    this.#dropped = true
+    if (kept === undefined) return { lost: null, exact: false }
+    if (this.verified > kept.count) this.verified = kept.count
+    if (this.synced > kept.count) this.synced = kept.count
+    return { lost: this.written - kept.count, exact }
   }
 
   /**

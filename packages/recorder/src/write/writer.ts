@@ -1,5 +1,5 @@
 import { RecorderError, RecorderErrorCode, SessionLockedError } from '../errors.js'
-import { type InFlight, landedSync, STALLED_WRITE_MESSAGE } from './in-flight-write.js'
+import { type InFlight, landedOrWhyNot, STALLED_WRITE_MESSAGE } from './in-flight-write.js'
 import type { LockKeeper } from '../lock/lock-keeper.js'
 import type { FsyncMode } from '../options.js'
 import type { FlushWatermark } from './recorder-api.js'
@@ -8,9 +8,10 @@ import type { Chunk, RecordQueue } from './record-queue.js'
 import { backgroundGoal, type Goal } from './goals.js'
 import * as io from './io.js'
 import type { Reporter } from './reporter.js'
-import { grownMessage, replacedMessage, truncatedMessage } from './path-reports.js'
+import type { Custody } from './custody.js'
+import { checkPath } from './path-check.js'
 import { RetryBackoff } from './retry-backoff.js'
-import type { PathCheck, Transcript } from './transcript.js'
+import type { Transcript } from './transcript.js'
 import { Watermarks } from './watermarks.js'
 
 export interface WriterSettings {
@@ -18,6 +19,8 @@ export interface WriterSettings {
   readonly queue: RecordQueue
   readonly transcript: Transcript
   readonly lock: LockKeeper
+  /** Whether the file is still ours to write after the lock was lost (the one place that decides). */
+  readonly custody: Custody
   readonly reporter: Reporter
   readonly fsync: FsyncMode
   readonly maxWriteChars: number
@@ -59,8 +62,6 @@ export class Writer {
   readonly #backoff = new RetryBackoff()
   // A write in flight that a synchronous drain already waited for, in vain, for the whole bound.
   #stalledWrite: InFlight | null = null
-  // The lock was taken again after it was compromised: the next check must find nobody wrote meanwhile.
-  #regained = false
   // The background loop opens the transcript even before the first record (cleared at close).
   #opening = true
 
@@ -110,9 +111,10 @@ export class Writer {
         (this.#current !== null || this.#s.queue.prepareHead())
       // The lock before the check: a lock lost and taken again makes the check due (did anyone write?).
       if (writing) yield* io.requireLock()
-      // Before a write, when due: a path that no longer names our file is dealt with first (carry, truncation);
-      // after a check that found it in place the write follows at once.
-      if (writing && t.checkDue(Date.now()) && !(yield* this.#check())) continue
+      // Before a write, when due — or when the lock was lost since the last check, or the file is no longer as
+      // long as we left it (someone appended: never glue our record to their line) — a path that no longer
+      // names our file as we left it is dealt with first; after a check that found it so, the write follows.
+      if (writing && (yield* this.#checkBeforeWrite()) && !(yield* this.#check())) continue
       if (writing) {
         yield* this.#writeNext()
         if (this.#s.fsync === 'batch') yield* this.#sync()
@@ -160,43 +162,23 @@ export class Writer {
     this.marks.syncedUpTo(written, writtenUuid)
   }
 
-  /** Checks the path; true when it still names our file as we left it. */
-  *#check(): io.Io<boolean> {
-    const outcome: PathCheck = yield* this.#s.transcript.check()
-    switch (outcome.kind) {
-      case 'same':
-        this.marks.verifiedAll()
-        return true
-      case 'replaced':
-        this.marks.replaced()
-        this.#report(RecorderErrorCode.TRANSCRIPT_REPLACED, replacedMessage(outcome))
-        return false
-      case 'grown': {
-        if (this.#regained) {
-          this.fatal = this.#s.error(
-            RecorderErrorCode.LOCK_COMPROMISED,
-            grownMessage(outcome, true),
-            undefined,
-          )
-          throw this.fatal
-        }
-        this.#report(RecorderErrorCode.TRANSCRIPT_CHANGED, grownMessage(outcome, false))
-        // Our records are still there, before the foreign bytes: the path holds them.
-        this.marks.verifiedAll()
-        return false
-      }
-      case 'truncated': {
-        const { lost, exact } = this.marks.truncated(outcome.to)
-        // A chunk written in part lost that part: it is written again whole, on a line of its own.
-        if (this.#current !== null) this.#current.written = 0
-        this.#report(RecorderErrorCode.TRANSCRIPT_TRUNCATED, truncatedMessage(outcome, lost, exact))
-        return false
-      }
-    }
+  *#checkBeforeWrite(): io.Io<boolean> {
+    const t = this.#s.transcript
+    return t.checkDue(Date.now()) || this.#s.custody.mustCheck || !(yield* t.unchanged())
   }
 
-  #report(code: RecorderErrorCode, message: string): void {
-    this.#s.reporter.report(this.#s.error(code, message, undefined))
+  /** Checks the path; true when it still names our file as we left it (see path-check.ts). */
+  *#check(): io.Io<boolean> {
+    return yield* checkPath(this.#s.transcript, {
+      marks: this.marks,
+      custody: this.#s.custody,
+      error: this.#s.error,
+      report: (code, message) => this.#s.reporter.report(this.#s.error(code, message, undefined)),
+      restartChunk: () => {
+        if (this.#current !== null) this.#current.written = 0
+      },
+      final: (error) => (this.fatal = error),
+    })
   }
 
   #settle(): void {
@@ -259,13 +241,11 @@ export class Writer {
 
   async #lockAsync(): Promise<boolean> {
     const lock = this.#s.lock
-    if (lock.isOurs()) return false
+    if (lock.isOurs()) return this.#s.custody.mustCheck
     await lock.settle()
     if (this.#stopped) throw io.TAKEN_OVER
-    if (!lock.checkTaken()) return false
-    this.#regained = true
-    this.#s.transcript.markSuspect()
-    return true
+    lock.checkTaken()
+    return this.#s.custody.mustCheck
   }
 
   /** Stops the background loop for good and waits for a run in progress to finish. */
@@ -305,6 +285,7 @@ export class Writer {
                 this.failure ??
                 this.#s.error(RecorderErrorCode.LOCK_COMPROMISED, 'lost the session lock', undefined)
               )
+            return this.#s.custody.mustCheck
           },
         })
       } while (this.#s.queue.headPending && goal.writeMore())
@@ -336,14 +317,11 @@ export class Writer {
     const inFlight = t.inFlight
     const fd = t.descriptor
     if (inFlight !== null && fd !== null) {
-      let landed: number
-      try {
-        // Waited for in vain once already: look again without waiting, so a producer whose every record()
-        // overflows is not blocked for the whole bound on each call.
-        landed = landedSync(this.#s.fs, fd, inFlight, inFlight !== this.#stalledWrite, exiting)
-      } catch {
-        // fstat failed: whether the write landed cannot be told, so nothing is taken over.
-        this.refusal = 'the transcript could not be inspected to tell whether the write in flight had landed'
+      // Waited for in vain once already: look again without waiting, so a producer whose every record()
+      // overflows is not blocked for the whole bound on each call.
+      const landed = landedOrWhyNot(this.#s.fs, fd, inFlight, inFlight !== this.#stalledWrite, exiting)
+      if (typeof landed === 'string') {
+        this.refusal = landed
         return false
       }
       if (landed < inFlight.length && !exiting) {

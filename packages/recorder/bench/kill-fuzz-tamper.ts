@@ -1,0 +1,402 @@
+// The kill fuzz's tamperer lane: a writer child records and flushes one session while this process tampers
+// with its transcript at random moments — the faults of guarantee 7's table: an older or current copy renamed
+// over it, the file deleted, truncated, overwritten in place (with foreign bytes or an older copy of itself),
+// a foreign partial line appended, a foreign file or another session's transcript renamed over it, a FIFO
+// put at the path. After each case the writer closes and everything is checked against the table:
+// - every acknowledged record is in the final transcript exactly once, unless the table says the tamperer
+//   destroyed it (its file deleted; its bytes truncated or overwritten in place — and then the writer
+//   reported losses at least as many as are missing);
+// - no record twice; every acknowledged record parses (none glued to a foreign partial line);
+// - every file that is not ours (foreign bytes, another session's copy, a foreign overwrite in place) is
+//   byte for byte what the tamperer put there: no record of ours in a file not ours;
+// - no hang: the writer closes and exits within a bound.
+//
+// Run (from packages/recorder): pnpm bench:kill-fuzz-tamper [-- --ops 1000] [--seed S] [--dir D] [--keep]
+import { execFileSync, spawn } from 'node:child_process'
+import { randomInt } from 'node:crypto'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { parseArgs } from 'node:util'
+
+import type { ChildEvent } from './kill-fuzz-protocol.js'
+import { caseSeed, Random } from './kill-fuzz-random.js'
+
+const here = path.dirname(fileURLToPath(import.meta.url))
+const CHILD = path.join(here, 'kill-fuzz-tamper-child.ts')
+const OPS_PER_CASE = 12
+// Past this after `end` the writer is killed as hung (a failure).
+const HANG_MS = 30_000
+const CHECK_INTERVALS = [0, 20, 1000] as const
+const OPS = [
+  'copy-over-older',
+  'copy-over-current',
+  'delete',
+  'truncate',
+  'overwrite-foreign',
+  'overwrite-older-in-place',
+  'append-partial',
+  'foreign-rename',
+  'other-session',
+  'fifo',
+] as const
+type Op = (typeof OPS)[number]
+
+const { values } = parseArgs({
+  args: process.argv.slice(2).filter((arg, index) => !(index === 0 && arg === '--')),
+  options: {
+    ops: { type: 'string' },
+    seed: { type: 'string' },
+    dir: { type: 'string' },
+    keep: { type: 'boolean', default: false },
+  },
+})
+const totalOps = Number(values.ops ?? 1000)
+const seed = (values.seed === undefined ? randomInt(0, 2 ** 32) : Number(values.seed)) >>> 0
+const root = values.dir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'sessiontape-tamper-fuzz-'))
+fs.mkdirSync(root, { recursive: true })
+
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms))
+
+interface Totals {
+  cases: number
+  ops: Record<Op, number>
+  acknowledged: number
+  destroyedByTable: number
+  reportedLost: number
+  untoldReports: number
+  missingUnreported: number
+  duplicates: number
+  unparsable: number
+  foreignWritten: number
+  hangs: number
+  skipped: number
+  failures: string[]
+}
+const totals: Totals = {
+  cases: 0,
+  ops: Object.fromEntries(OPS.map((op) => [op, 0])) as Record<Op, number>,
+  acknowledged: 0,
+  destroyedByTable: 0,
+  reportedLost: 0,
+  untoldReports: 0,
+  missingUnreported: 0,
+  duplicates: 0,
+  unparsable: 0,
+  foreignWritten: 0,
+  hangs: 0,
+  skipped: 0,
+  failures: [],
+}
+
+function foreignBytes(random: Random, size: number): Buffer {
+  const rows: string[] = ['name,value']
+  while (rows.join('\n').length < size) rows.push(`row${rows.length},${random.int(0, 1e9)}`)
+  return Buffer.from(`${rows.join('\n')}\n`).subarray(0, Math.max(size, 1))
+}
+
+function otherSessionBytes(): Buffer {
+  return Buffer.from(
+    '{"uuid":"0000-other","parentUuid":null,"sessionId":"another-session","timestamp":"2026-11-25T10:00:00.000Z","type":"user","v":1,"text":"theirs"}\n',
+  )
+}
+
+function readOrEmpty(file: string): Buffer {
+  try {
+    return fs.readFileSync(file)
+  } catch {
+    return Buffer.alloc(0)
+  }
+}
+
+/** uuid → count of the lines of `file` that are records; and how many lines did not parse. */
+function recordsOf(file: string): { uuids: Map<string, number>; unparsable: string[] } {
+  const uuids = new Map<string, number>()
+  const unparsable: string[] = []
+  for (const line of readOrEmpty(file).toString('utf8').split('\n')) {
+    if (line === '') continue
+    try {
+      const record = JSON.parse(line) as { uuid?: unknown }
+      if (typeof record.uuid === 'string') uuids.set(record.uuid, (uuids.get(record.uuid) ?? 0) + 1)
+    } catch {
+      unparsable.push(line)
+    }
+  }
+  return { uuids, unparsable }
+}
+
+async function runCase(index: number, ops: number): Promise<number> {
+  const random = new Random(caseSeed(seed, index))
+  const dir = path.join(root, `case-${index}`)
+  const sides = path.join(dir, 'sides')
+  fs.mkdirSync(sides, { recursive: true })
+  const sessionId = 'tampered'
+  const file = path.join(dir, `${sessionId}.jsonl`)
+  const plan = {
+    dir,
+    sessionId,
+    fileCheckIntervalMs: random.pick(CHECK_INTERVALS),
+    seed: random.int(0, 2 ** 31),
+  }
+  const child = spawn(
+    process.execPath,
+    ['--conditions=@sessiontape/source', '--import', 'tsx', CHILD, JSON.stringify(plan)],
+    { cwd: path.dirname(here), stdio: ['pipe', 'pipe', 'pipe'] },
+  )
+  const events: ChildEvent[] = []
+  let pending = ''
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+    pending += chunk
+    let newline: number
+    while ((newline = pending.indexOf('\n')) !== -1) {
+      const line = pending.slice(0, newline)
+      pending = pending.slice(newline + 1)
+      try {
+        events.push(JSON.parse(line) as ChildEvent)
+      } catch {
+        // Noise on stdout: not an event.
+      }
+    }
+  })
+  let stderr = ''
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk))
+  const exited = new Promise<void>((resolve) => child.once('close', () => resolve()))
+  while (!events.some((event) => event.t === 'ack')) await sleep(10)
+
+  // Files the tamperer put somewhere (at the path, then moved aside) that are not ours, with their bytes.
+  const foreign: Array<{ path: string; bytes: Buffer }> = []
+  // Files of ours removed from the path (deleted, or a FIFO put in their place): hard links kept to read.
+  const removed: string[] = []
+  let snapshot: Buffer | null = null
+  let partials = 0
+  let performed = 0
+  let sideCount = 0
+  const side = (name: string): string => path.join(sides, `${sideCount++}-${name}`)
+  const keepLink = (): string | null => {
+    const link = side('old')
+    try {
+      fs.linkSync(file, link)
+      return link
+    } catch {
+      return null
+    }
+  }
+  /** Moves whatever is at the path aside (after a while), so the writer can go on. */
+  const clearAfter = async (name: string): Promise<string> => {
+    await sleep(random.real(20, 300))
+    const moved = side(name)
+    fs.renameSync(file, moved)
+    return moved
+  }
+
+  for (let attempt = 0; attempt < ops; attempt++) {
+    await sleep(random.real(5, 150))
+    if (random.chance(0.3)) snapshot = readOrEmpty(file)
+    const op = random.pick(OPS)
+    try {
+      await tamper(op)
+      totals.ops[op]++
+      performed++
+    } catch (error) {
+      // The path is empty for a moment (deleted, the writer not yet back): that operation had nothing to act on.
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error
+      totals.skipped++
+    }
+  }
+
+  async function tamper(op: Op): Promise<void> {
+    switch (op) {
+      case 'copy-over-older':
+      case 'copy-over-current': {
+        const bytes = op === 'copy-over-older' && snapshot !== null ? snapshot : readOrEmpty(file)
+        keepLink()
+        fs.writeFileSync(`${file}.tmp`, bytes)
+        fs.renameSync(`${file}.tmp`, file)
+        break
+      }
+      case 'delete': {
+        const link = keepLink()
+        if (link !== null) removed.push(link)
+        fs.rmSync(file, { force: true })
+        // An older copy of a deleted file is not a copy of the file the writer recreates.
+        snapshot = null
+        break
+      }
+      case 'truncate': {
+        const size = readOrEmpty(file).length
+        fs.truncateSync(file, random.chance(0.2) ? 0 : random.int(0, size))
+        break
+      }
+      case 'overwrite-foreign': {
+        const size = readOrEmpty(file).length
+        const bytes = foreignBytes(random, random.pick([Math.max(size >> 1, 1), size, size + 300]))
+        fs.writeFileSync(file, bytes)
+        foreign.push({ path: await clearAfter('overwritten-foreign'), bytes })
+        break
+      }
+      case 'overwrite-older-in-place': {
+        if (snapshot !== null) fs.writeFileSync(file, snapshot)
+        break
+      }
+      case 'append-partial': {
+        // O_APPEND without O_CREAT: appending to a missing path must not plant a file of our own making.
+        const fd = fs.openSync(file, fs.constants.O_WRONLY | fs.constants.O_APPEND)
+        fs.writeSync(fd, `partial line of another tool ${partials++}`)
+        fs.closeSync(fd)
+        break
+      }
+      case 'foreign-rename':
+      case 'other-session': {
+        const bytes =
+          op === 'foreign-rename' ? foreignBytes(random, random.int(10, 2000)) : otherSessionBytes()
+        keepLink()
+        fs.writeFileSync(`${file}.tmp`, bytes)
+        fs.renameSync(`${file}.tmp`, file)
+        foreign.push({ path: await clearAfter(op), bytes })
+        snapshot = null
+        break
+      }
+      case 'fifo': {
+        const link = keepLink()
+        if (link !== null) removed.push(link)
+        // Made aside and renamed over: the writer may recreate the path at any moment.
+        fs.rmSync(`${file}.fifo`, { force: true })
+        execFileSync('mkfifo', [`${file}.fifo`])
+        fs.renameSync(`${file}.fifo`, file)
+        await sleep(random.real(20, 300))
+        fs.rmSync(file, { force: true })
+        snapshot = null
+        break
+      }
+    }
+  }
+
+  await sleep(200)
+  child.stdin.write('end\n')
+  const timer = setTimeout(() => {
+    totals.hangs++
+    totals.failures.push(`case ${index}: the writer did not close within ${HANG_MS} ms`)
+    child.kill('SIGKILL')
+  }, HANG_MS)
+  await exited
+  clearTimeout(timer)
+  check(index, file, events, foreign, removed, stderr)
+  totals.cases++
+  if (!values.keep) fs.rmSync(dir, { recursive: true, force: true })
+  return performed
+}
+
+const LOSS = /(at least )?(\d+) record\(s\) already written were lost/
+
+function check(
+  index: number,
+  file: string,
+  events: readonly ChildEvent[],
+  foreign: ReadonlyArray<{ path: string; bytes: Buffer }>,
+  removed: readonly string[],
+  stderr: string,
+): void {
+  const fail = (what: string): void => {
+    totals.failures.push(`case ${index}: ${what}`)
+  }
+  const acknowledged = new Set<string>()
+  let reported = 0
+  for (const event of events) {
+    if (event.t === 'ack') for (const uuid of event.uuids) acknowledged.add(uuid)
+    if (event.t !== 'error' || event.where !== 'onError') continue
+    if (event.code !== 'ERR_TRANSCRIPT_TRUNCATED' && event.code !== 'ERR_TRANSCRIPT_OVERWRITTEN') continue
+    const match = LOSS.exec(event.message)
+    if (match === null) totals.untoldReports++
+    else reported += Number(match[2])
+  }
+  if (!events.some((event) => event.t === 'closed'))
+    fail(`the writer did not close (stderr: ${stderr.slice(-300)})`)
+  const final = recordsOf(file)
+  // Acknowledged records in a file the tamperer removed from the path went with it (the table's first row).
+  const excused = new Set<string>()
+  for (const link of removed) for (const uuid of recordsOf(link).uuids.keys()) excused.add(uuid)
+  let missing = 0
+  let destroyed = 0
+  for (const uuid of acknowledged) {
+    const count = final.uuids.get(uuid) ?? 0
+    if (count > 1) {
+      totals.duplicates++
+      fail(`acknowledged record ${uuid} is in the transcript ${count} times`)
+    }
+    if (count > 0) continue
+    if (excused.has(uuid)) destroyed++
+    else missing++
+  }
+  for (const [uuid, count] of final.uuids) {
+    if (count > 1 && !acknowledged.has(uuid)) {
+      totals.duplicates++
+      fail(`record ${uuid} is in the transcript ${count} times`)
+    }
+  }
+  // Missing records the writer reported as destroyed in place (truncated, overwritten) are the table's too.
+  const unreported = Math.max(0, missing - reported)
+  totals.acknowledged += acknowledged.size
+  totals.destroyedByTable += destroyed + Math.min(missing, reported)
+  totals.reportedLost += reported
+  if (unreported > 0) {
+    totals.missingUnreported += unreported
+    fail(`${missing} acknowledged record(s) missing, only ${reported} reported lost`)
+  }
+  // A line that does not parse is the tamperer's partial line, or a record of ours cut by a truncation or an
+  // overwrite in place (the table's, counted above); never one of our records glued after other bytes.
+  for (const line of final.unparsable) {
+    if (line.indexOf('{"uuid":') <= 0) continue
+    totals.unparsable++
+    fail(`a line of the transcript does not parse: ${line.slice(0, 120)}`)
+  }
+  for (const planted of foreign) {
+    if (!readOrEmpty(planted.path).equals(planted.bytes)) {
+      totals.foreignWritten++
+      fail(`${planted.path}, a file that is not ours, was written`)
+    }
+  }
+}
+
+async function main(): Promise<void> {
+  const commit = (() => {
+    try {
+      return execFileSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim()
+    } catch {
+      return '(not a git checkout)'
+    }
+  })()
+  console.log(`tamper fuzz: seed ${seed}, ${totalOps} tamper operations, dir ${root}, commit ${commit}`)
+  const started = Date.now()
+  let done = 0
+  for (let index = 0; done < totalOps; index++) {
+    done += await runCase(index, Math.min(OPS_PER_CASE, totalOps - done))
+    if (index % 10 === 9)
+      console.error(
+        `  ${done} operations, ${((Date.now() - started) / 1000).toFixed(0)} s, ${totals.failures.length} failure(s)`,
+      )
+  }
+  const t = totals
+  console.log(
+    [
+      '',
+      `cases: ${t.cases}, tamper operations: ${done}, skipped (nothing at the path): ${t.skipped} (${OPS.map((op) => `${op} ${t.ops[op]}`).join(', ')})`,
+      `acknowledged records: ${t.acknowledged}; missing because the table says the tamperer destroyed them: ${t.destroyedByTable} (reported lost by the writer: ${t.reportedLost}; reports without a count: ${t.untoldReports})`,
+      `unreported losses: ${t.missingUnreported}, duplicates: ${t.duplicates}, unparsable lines of ours: ${t.unparsable}, writes into files not ours: ${t.foreignWritten}, hangs: ${t.hangs}`,
+      `time: ${((Date.now() - started) / 1000).toFixed(0)} s`,
+    ].join('\n'),
+  )
+  if (t.failures.length === 0) {
+    if (!values.keep && values.dir === undefined) fs.rmSync(root, { recursive: true, force: true })
+    console.log(`PASS: seed ${seed}, no failure.`)
+    return
+  }
+  console.log(`FAIL: seed ${seed}, ${t.failures.length} failure(s):`)
+  for (const failure of t.failures.slice(0, 40)) console.log(`  - ${failure}`)
+  process.exitCode = 1
+}
+
+main().catch((error: unknown) => {
+  console.error(error)
+  process.exitCode = 1
+})

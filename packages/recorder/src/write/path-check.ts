@@ -1,0 +1,108 @@
+import { type RecorderError, RecorderErrorCode } from '../errors.js'
+import type { Custody } from './custody.js'
+import type * as io from './io.js'
+import {
+  forkMessage,
+  grownMessage,
+  overwrittenMessage,
+  replacedMessage,
+  rewrittenMessage,
+  truncatedMessage,
+} from './path-reports.js'
+import type { PathCheck, Transcript } from './transcript.js'
+import type { Watermarks } from './watermarks.js'
+
+export interface PathCheckContext {
+  readonly marks: Watermarks
+  readonly custody: Custody
+  readonly error: (code: RecorderErrorCode, what: string, cause: unknown) => RecorderError
+  readonly report: (code: RecorderErrorCode, message: string) => void
+  /** What the file held of the chunk being written is gone: it is written again whole, on a line of its own. */
+  readonly restartChunk: () => void
+  /** Another writer took the session: the error that ends the recorder for good. */
+  readonly final: (error: RecorderError) => void
+}
+
+/**
+ * Checks the path and acts on what it found; true when it still names our file as we left it (write on),
+ * false when something was handled (run the cycle again). Throws when the file cannot be written now.
+ */
+export function* checkPath(transcript: Transcript, c: PathCheckContext): io.Io<boolean> {
+  const verdict = yield* actOnPathCheck(yield* transcript.check(), c)
+  switch (verdict.next) {
+    case 'write':
+      return true
+    case 'again':
+      return false
+    case 'refuse':
+      throw verdict.error
+    case 'final':
+      c.final(verdict.error)
+      throw verdict.error
+  }
+}
+
+/** What the writer does next after a path check. */
+export type CheckVerdict =
+  /** The path names our file as we left it: write on. */
+  | { readonly next: 'write' }
+  /** Handled (reported, carried, counted): run the cycle again. */
+  | { readonly next: 'again' }
+  /** Not writable now (a file not ours at the path): this attempt fails, the records stay queued. */
+  | { readonly next: 'refuse'; readonly error: RecorderError }
+  /** Another writer took the session: the recorder stops for good. */
+  | { readonly next: 'final'; readonly error: RecorderError }
+
+/**
+ * The path check's outcomes and what each leads to, in one table (the README's guarantee 7 says the same).
+ * Whether bytes someone else wrote end the session is {@link Custody}'s to decide.
+ */
+export function* actOnPathCheck(outcome: PathCheck, c: PathCheckContext): io.Io<CheckVerdict> {
+  switch (outcome.kind) {
+    case 'same':
+      c.custody.checkedClean()
+      c.marks.verifiedAll()
+      return { next: 'write' }
+    case 'replaced':
+      c.marks.replaced()
+      c.report(RecorderErrorCode.TRANSCRIPT_REPLACED, replacedMessage(outcome))
+      return { next: 'again' }
+    case 'truncated': {
+      const { lost, exact } = c.marks.truncated(outcome.to)
+      c.restartChunk()
+      c.report(RecorderErrorCode.TRANSCRIPT_TRUNCATED, truncatedMessage(outcome, lost, exact))
+      return { next: 'again' }
+    }
+    case 'grown':
+    case 'rewritten':
+    case 'overwritten':
+      break
+  }
+  // Someone else wrote into the file.
+  if (yield* c.custody.someoneWrote()) {
+    return {
+      next: 'final',
+      error: c.error(RecorderErrorCode.LOCK_COMPROMISED, forkMessage(outcome), undefined),
+    }
+  }
+  switch (outcome.kind) {
+    case 'grown':
+      c.report(RecorderErrorCode.TRANSCRIPT_CHANGED, grownMessage(outcome, false))
+      // Our records are still there, before (or among) the foreign bytes: the path holds them.
+      c.marks.verifiedAll()
+      return { next: 'again' }
+    case 'rewritten': {
+      const { lost, exact } = c.marks.rewritten(outcome.lastUuid, outcome.to)
+      c.restartChunk()
+      c.report(RecorderErrorCode.TRANSCRIPT_OVERWRITTEN, rewrittenMessage(outcome, lost, exact))
+      return { next: 'again' }
+    }
+    case 'overwritten': {
+      const { lost, exact } = c.marks.overwritten()
+      c.restartChunk()
+      const message = overwrittenMessage(outcome, lost, exact)
+      c.report(RecorderErrorCode.TRANSCRIPT_OVERWRITTEN, message)
+      return { next: 'refuse', error: c.error(RecorderErrorCode.FOREIGN_FILE, message, undefined) }
+    }
+  }
+}

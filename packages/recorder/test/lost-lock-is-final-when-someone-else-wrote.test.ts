@@ -1,0 +1,95 @@
+import fs from 'node:fs'
+import path from 'node:path'
+import { describe, expect, it } from 'vitest'
+
+import { createRecorder, type Recorder } from '../src/index.js'
+import { finished, startFixture } from './helpers/run-fixture.js'
+import { tempDir } from './helpers/temp-dir.js'
+
+// A hang is a failure too: the holder is killed past this, and the test says so.
+const HARD_TIMEOUT_MS = 40_000
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms))
+
+function records(filePath: string): Array<{ uuid: string; parentUuid: string | null; type: string }> {
+  return fs
+    .readFileSync(filePath, 'utf8')
+    .split('\n')
+    .filter((line) => line.length > 0)
+    .map((line) => JSON.parse(line) as { uuid: string; parentUuid: string | null; type: string })
+}
+
+/** Resumes the session in this process (another process than the holder) and writes three records. */
+async function takeOverAndWrite(dir: string, sessionId: string, until: number): Promise<Recorder> {
+  for (;;) {
+    const other = createRecorder({ dir, sessionId, resume: true, lockStaleMs: 2000, onError: () => {} })
+    try {
+      await other.ready()
+      for (let i = 0; i < 3; i++) other.record('other', { i })
+      await other.flush()
+      return other
+    } catch (error) {
+      await other.close().catch(() => {})
+      if (Date.now() > until) throw error
+      await sleep(50)
+    }
+  }
+}
+
+async function scenario(lose: (dir: string, holder: ReturnType<typeof startFixture>) => Promise<void>) {
+  const dir = await tempDir()
+  const sessionId = 'contested'
+  const holder = startFixture('lock-lost-writer', [dir, sessionId])
+  const done = finished(holder)
+  let killed = false
+  const timer = setTimeout(() => {
+    killed = true
+    holder.kill('SIGKILL')
+  }, HARD_TIMEOUT_MS)
+  await new Promise<void>((resolve) => holder.stdout!.once('data', () => resolve()))
+  await lose(dir, holder)
+  const other = await takeOverAndWrite(dir, sessionId, Date.now() + 10_000)
+  // Time for the holder to notice (its heartbeat runs every lockStaleMs / 2) and to try writing on.
+  await sleep(3000)
+  holder.stdin!.write('stop\n')
+  const result = await done
+  clearTimeout(timer)
+  await other.close()
+  const all = records(path.join(dir, `${sessionId}.jsonl`))
+  const firstOther = all.findIndex((record) => record.type === 'other')
+  return {
+    killed,
+    all,
+    firstOther,
+    codes: (JSON.parse(result.stdout.trim().split('\n').at(-1)!) as { codes: string[] }).codes,
+  }
+}
+
+describe('a lost lock is final whenever someone else wrote meanwhile, whichever order the events arrive in', () => {
+  it('the lock directory removed, another process resumes and writes: the first writer stops for good, nothing of it after their records', async () => {
+    const { killed, all, firstOther, codes } = await scenario((dir) => {
+      fs.rmSync(path.join(dir, '.sessiontape', 'contested.jsonl.lock'), { recursive: true, force: true })
+      fs.rmSync(path.join(dir, '.sessiontape', 'contested.jsonl.lock.owner'), { force: true })
+      return Promise.resolve()
+    })
+    expect(killed).toBe(false)
+    expect(firstOther).toBeGreaterThan(0)
+    expect(all.slice(firstOther).map((record) => record.type)).toEqual(['other', 'other', 'other'])
+    expect(
+      codes.some((code) => code === 'ERR_RECORDER_LOCK_COMPROMISED' || code === 'ERR_SESSION_LOCKED'),
+    ).toBe(true)
+  }, 60_000)
+
+  it('a holder whose event loop is blocked 4 s has its lock taken over as stale: after the other writer, it never writes again', async () => {
+    const { killed, all, firstOther, codes } = await scenario(async (_dir, holder) => {
+      holder.stdin!.write('block 4000\n')
+      // The lock goes stale after lockStaleMs (2 s) without a heartbeat.
+      await sleep(2300)
+    })
+    expect(killed).toBe(false)
+    expect(firstOther).toBeGreaterThan(0)
+    expect(all.slice(firstOther).map((record) => record.type)).toEqual(['other', 'other', 'other'])
+    expect(
+      codes.some((code) => code === 'ERR_RECORDER_LOCK_COMPROMISED' || code === 'ERR_SESSION_LOCKED'),
+    ).toBe(true)
+  }, 60_000)
+})
