@@ -6,6 +6,7 @@ import { repairCommand } from './commands/repair.js'
 import { searchCommand } from './commands/search.js'
 import { showCommand } from './commands/show.js'
 import { tailCommand } from './commands/tail.js'
+import { usageCommand } from './commands/usage.js'
 import { verifyCommand } from './commands/verify.js'
 import { viewCommand } from './commands/view.js'
 import { displayBlock } from './display-text.js'
@@ -20,6 +21,7 @@ const COMMANDS: readonly Command[] = [
   tailCommand,
   exportCommand,
   viewCommand,
+  usageCommand,
 ]
 
 function overview(): string {

@@ -39,3 +39,12 @@ export { defaultSessionRoots, type SessionRoot } from './catalog/default-roots.j
 export { searchSessions, type SearchHit, type SearchResult } from './search/search-sessions.js'
 export type { SearchOptions } from './search/options.js'
 export { SEARCH_ROLES, type SearchRole } from './search/searchable-text.js'
+export {
+  summarizeUsage,
+  type DayUsage,
+  type ModelUsage,
+  type SessionUsage,
+  type SummarizeUsageOptions,
+  type UsageSummary,
+  type UsageTotals,
+} from './usage/summarize-usage.js'

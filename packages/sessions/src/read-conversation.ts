@@ -59,7 +59,10 @@ export async function readConversation(
     if (event.kind === 'title' && TITLE_RANK[event.source] >= rank) {
       title = event.title
       rank = TITLE_RANK[event.source]
-    } else if (event.kind === 'session' && sessionId === undefined) sessionId = event.sessionId
+    } else if (event.kind === 'session' && event.sessionId !== undefined) {
+      // The latest wins: a resumed Claude Code file opens with copies of the previous file's records.
+      sessionId = event.sessionId
+    }
   }
   sessionId ??= records.find((record) => record.sessionId !== '')?.sessionId
   return {

@@ -75,7 +75,19 @@ function ourDrafts(record: SessionRecord): Draft[] {
         drafts.push(draft)
       }
       const usage = objectOf(record.usage)
-      if (usage !== undefined) drafts.push({ kind: 'usage', ...withModel, usage: fromModelNames(usage) })
+      if (usage !== undefined) {
+        // recordTurn() writes the provider's ids beside the usage: the same request in two files counts once.
+        const messageId = nonEmpty(record.messageId)
+        const requestId = nonEmpty(record.requestId)
+        const requestKey =
+          messageId !== undefined && requestId !== undefined ? `${messageId}:${requestId}` : undefined
+        drafts.push({
+          kind: 'usage',
+          ...withModel,
+          usage: fromModelNames(usage),
+          ...(requestKey === undefined ? {} : { requestKey }),
+        })
+      }
       if (drafts.length === 0) drafts.push({ kind: 'assistant', text: '', ...withModel })
       return drafts
     }
