@@ -1,6 +1,5 @@
 import { CliError, ExitCode, styleOf, type CliIo } from '../cli-io.js'
 import {
-  FORMAT_HELP,
   FORMAT_OPTION,
   formatOption,
   parseCommandArgs,
@@ -29,9 +28,8 @@ type Counts = { readonly [K in (typeof COLUMNS)[number][1]]: number }
 export const usageCommand: Command = {
   name: 'usage',
   summary: 'token usage of sessions: per session, day or model, and in total',
-  help: `Usage: sessiontape usage <file-or-dir>… [--by session|day|model] [--since YYYY-MM-DD]
-                          [--until YYYY-MM-DD] [--timezone <zone>] [--format <f>] [--json]
-
+  usage: 'usage <file-or-dir>… [--by session|day|model] [--since <day>] [--until <day>] [--json]',
+  description: `
 Adds up the tokens every model request of the given sessions used, normalized like OpenTelemetry's
 gen_ai.usage.*: input (all input, cached included), cache read, cache write (cache creation),
 output (reasoning included), reasoning, total (input + output). Directories are walked
@@ -41,30 +39,25 @@ own tools apply: a Claude Code request repeated on several lines (one per conten
 several files (a resumed session) counts once, by message.id + requestId, as ccusage counts it.
 Days are calendar days in the local time zone (or --timezone), as ccusage reports them.
 No network, no prices. Reads files, writes nothing.
-
-Options:
-  --by <g>          rows per session (default), day or model; the totals are printed either way
-  --since <day>     count only usage on or after this day (YYYY-MM-DD)
-  --until <day>     count only usage on or before this day (YYYY-MM-DD)
-  --timezone <z>    the IANA time zone of days (default: the system's)
-${FORMAT_HELP}
-  --json            print { sessions: [{ file, format, agent, sessionId, models, requests,
-                    inputTokens, cacheReadInputTokens, cacheCreationInputTokens, outputTokens,
-                    reasoningOutputTokens, totalTokens, … }], days (--by day), models (--by model),
-                    totals: { …the same fields }, filesRead, unreadable: [{ file, code, message }] }
-  -h, --help        show this help
-
-Exit codes: 0 ok, 2 a path or file could not be read (the rest is still counted and printed) or
-a bad command line.
 `,
+  options: [
+    {
+      name: 'by',
+      value: '<g>',
+      help: 'rows per session (default), day or model; the totals are printed either way',
+    },
+    { name: 'since', value: '<day>', help: 'count only usage on or after this day (YYYY-MM-DD)' },
+    { name: 'until', value: '<day>', help: 'count only usage on or before this day (YYYY-MM-DD)' },
+    { name: 'timezone', value: '<z>', help: "the IANA time zone of days (default: the system's)" },
+    FORMAT_OPTION,
+    {
+      name: 'json',
+      help: 'print { sessions: [{ file, format, agent, sessionId, models, requests, inputTokens, cacheReadInputTokens, cacheCreationInputTokens, outputTokens, reasoningOutputTokens, totalTokens, firstTimestamp, lastTimestamp, problems }], days (--by day), models (--by model), totals: { the same token fields, models, requests }, filesRead, unreadable: [{ file, code, message }] } as JSON',
+    },
+  ],
+  exitCodes: `0 ok, 2 a path or file could not be read (the rest is still counted and printed) or a bad command line.`,
   async run(args, io) {
-    const { values, positionals } = parseCommandArgs('usage', args, {
-      ...FORMAT_OPTION,
-      by: { type: 'string' },
-      since: { type: 'string' },
-      until: { type: 'string' },
-      timezone: { type: 'string' },
-    })
+    const { values, positionals } = parseCommandArgs(usageCommand, args)
     if (positionals.length === 0)
       throw new CliError('sessiontape usage: missing <file-or-dir>. Run `sessiontape usage --help`.')
     const given = stringOption(values.by) ?? 'session'
