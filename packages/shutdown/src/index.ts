@@ -18,6 +18,7 @@ export {
   triggerShutdown,
   setReportHandler,
 } from './default-shutdown.js'
+export { handleExit, type FlushOnExit, type HandleExitOptions } from './graceful-preset.js'
 export { formatReport } from './format-report.js'
 export {
   ShutdownArgumentError,

@@ -16,7 +16,7 @@ function describe(value: unknown): string {
   return `\`${shown}\` (${value === null ? 'null' : typeof value})`
 }
 
-function fail(name: string, expected: string, value: unknown): never {
+export function fail(name: string, expected: string, value: unknown): never {
   throw new ShutdownArgumentError(`Expected \`${name}\` to be ${expected}, got ${describe(value)}`)
 }
 
@@ -98,4 +98,26 @@ export function assertWritable(name: string, value: unknown): void {
   ) {
     fail(name, 'a writable stream', value)
   }
+}
+
+export function assertArray(name: string, value: unknown): readonly unknown[] {
+  if (!Array.isArray(value)) fail(name, 'an array', value)
+  return value
+}
+
+/** An array of objects that each have the named methods. */
+export function assertObjectsWith(
+  name: string,
+  value: unknown,
+  methods: readonly string[],
+): readonly unknown[] {
+  if (!Array.isArray(value)) fail(name, 'an array', value)
+  const expected = `an object with ${methods.map((m) => `${m}()`).join(' and ')}`
+  for (const [index, item] of value.entries()) {
+    const shaped = item as Record<string, unknown> | null
+    if (typeof shaped !== 'object' || shaped === null) fail(`${name}[${index}]`, expected, item)
+    for (const method of methods)
+      if (typeof shaped[method] !== 'function') fail(`${name}[${index}]`, expected, item)
+  }
+  return value
 }
