@@ -18,7 +18,8 @@ console.log(
   `before resume: ${before.records.length} records, problems: ${before.problems.map((p) => p.kind).join(', ')}`,
 )
 
-// Resume quarantines the torn bytes, truncates to the last whole line and continues the chain.
+// Resume leaves the torn bytes in place (nothing is truncated or rewritten): it ends them with a newline,
+// appends a `recovered` record naming their byte range, and continues the chain.
 const resumed = createRecorder({ dir, sessionId: 'crashed', resume: true })
 resumed.record('user', { text: 'Where were we?' })
 await resumed.close()
