@@ -14,6 +14,9 @@ const PREAMBLE: Readonly<Record<string, string>> = {
     declare const workspace: string, target: string, dir: string, text: string, sessionDir: string;`,
   'packages/recorder/README.md': `
     declare const filePath: string, dir: string, sessionId: string;`,
+  'packages/sessions/README.md': `
+    import { createRecorder } from '@sessiontape/recorder';
+    declare const file: string, dir: string, dirOrFile: string;`,
   'docs/reading.md': `
     declare const filePath: string, dir: string, sessionId: string;`,
   'docs/other-agents.md': `

@@ -39,7 +39,7 @@ export interface LineBatchOptions {
   readonly startOffset?: number
   /** Line number of the line at `startOffset`. @default 1 */
   readonly firstLine?: number
-  /** @internal Lowered by tests; the default is the longest line a string can be decoded from. */
+  /** Lines longer than this are skipped unread (the CLI and the catalog bound memory with it); the default is the longest line a string can be decoded from. */
   readonly maxLineBytes?: number | undefined
   /**
    * Called once at the end when a compressed file's content could not be read to its end (cut off,

@@ -34,7 +34,10 @@ export interface StreamRecordsOptions {
   readonly format?: FormatOption
   /** Stops the read between chunks; the iterator then throws the signal's reason. @default undefined */
   readonly signal?: AbortSignal
-  /** @internal Test seam: lines longer than this are skipped unread (default: the longest decodable line). */
+  /**
+   * Lines longer than this many bytes are skipped unread and reported as a `too-long` problem, so memory
+   * stays bounded whatever the file holds. @default the longest line a string can hold (~512 MiB)
+   */
   readonly maxLineBytes?: number
 }
 

@@ -25,7 +25,7 @@ export interface RepairTranscriptOptions {
   readonly out?: string
   /** Only report what would change; write nothing. @default false */
   readonly dryRun?: boolean
-  /** @internal Test seam: a line longer than this makes the repair refuse (default: the longest decodable line). */
+  /** A line longer than this makes the repair refuse (the CLI passes its own bound) (default: the longest decodable line). */
   readonly maxLineBytes?: number
 }
 

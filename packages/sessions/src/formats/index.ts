@@ -1,6 +1,7 @@
 import type { TranscriptFormat } from '@sessiontape/recorder'
 import type { Agent } from '../model.js'
 import { claudeCodeMapper } from './claude-code.js'
+import { codexCliMapper } from './codex-cli.js'
 import { geminiCliMapper } from './gemini-cli.js'
 import type { FormatMapper } from './mapper.js'
 import { qwenCodeMapper } from './qwen-code.js'
@@ -16,6 +17,7 @@ const MAPPERS: Readonly<Record<string, () => FormatMapper>> = {
   'qwen-code': () => qwenCodeMapper(),
   'gemini-cli': geminiCliMapper,
   'gemini-json': geminiCliMapper,
+  'codex-cli': () => codexCliMapper(),
 }
 
 /** A fresh mapper (mappers keep per-file state) for `format`. */

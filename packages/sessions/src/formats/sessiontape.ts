@@ -2,6 +2,7 @@ import { RECOVERED_RECORD_TYPE, TITLE_RECORD_TYPE, type SessionRecord } from '@s
 import type { ConversationEvent } from '../model.js'
 import { fromModelNames, hasTokens } from '../usage/usage.js'
 import { claudeCodeMapper } from './claude-code.js'
+import { CODEX_RECORD_TYPES, codexCliMapper } from './codex-cli.js'
 import {
   lineEvents,
   nonEmpty,
@@ -25,9 +26,13 @@ import { qwenCodeMapper } from './qwen-code.js'
 export function sessiontapeMapper(): FormatMapper {
   const claude = claudeCodeMapper('sessiontape')
   const qwen = qwenCodeMapper('sessiontape')
+  const codex = codexCliMapper('sessiontape')
   return {
     agent: 'sessiontape',
     record(record: SessionRecord, line: number): ConversationEvent[] {
+      // Written with the `codex` profile: Codex's rollout lines under our envelope.
+      if (CODEX_RECORD_TYPES.has(record.type) && objectOf(record.payload) !== undefined)
+        return codex.record(record, line)
       const message = objectOf(record.message)
       if (message !== undefined) {
         return Array.isArray(message.parts) ? qwen.record(record, line) : claude.record(record, line)
