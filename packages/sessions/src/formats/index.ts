@@ -2,6 +2,8 @@ import type { TranscriptFormat } from '@sessiontape/recorder'
 import type { Agent } from '../model.js'
 import { claudeCodeMapper } from './claude-code.js'
 import { codexCliMapper } from './codex-cli.js'
+import { copilotCliMapper } from './copilot-cli.js'
+import { cursorCliMapper } from './cursor-cli.js'
 import { geminiCliMapper } from './gemini-cli.js'
 import type { FormatMapper } from './mapper.js'
 import { qwenCodeMapper } from './qwen-code.js'
@@ -18,6 +20,8 @@ const MAPPERS: Readonly<Record<string, () => FormatMapper>> = {
   'gemini-cli': geminiCliMapper,
   'gemini-json': geminiCliMapper,
   'codex-cli': () => codexCliMapper(),
+  'copilot-cli': copilotCliMapper,
+  'cursor-cli': cursorCliMapper,
 }
 
 /** A fresh mapper (mappers keep per-file state) for `format`. */
