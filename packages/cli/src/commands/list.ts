@@ -113,8 +113,10 @@ function title(session: SessionSummary): string {
 }
 
 /** A row of `list`: the recorder's summary of a session, and what the catalog adds. */
+// The catalog's fields are absent for a session only the recorder's listing found (a compressed rollout).
 type ListedSession = SessionSummary &
-  Pick<CatalogSession, 'agent' | 'cwd' | 'turnCount' | 'models' | 'usage' | 'sizeBytes'>
+  Pick<CatalogSession, 'agent'> &
+  Partial<Pick<CatalogSession, 'cwd' | 'turnCount' | 'models' | 'usage' | 'sizeBytes'>>
 
 /**
  * Lists through the catalog: other agents' sessions come from its cache; sessiontape's own keep the
@@ -140,7 +142,20 @@ async function listWithCatalog(
     for (const summary of await listSessions(dir))
       if (summary.format === 'sessiontape') ours.set(summary.filePath, summary)
   }
-  const rows = sessions.map((session): ListedSession => {
+  // A directory named on the command line is listed as the recorder lists it: a Codex thread kept in several
+  // rollout files (and compressed ones) is one session there, with the thread's whole record count.
+  const segments = new Set<string>()
+  const unlisted: SessionSummary[] = []
+  for (const dir of dirs) {
+    for (const summary of await listSessions(dir)) {
+      if (summary.format === 'sessiontape') continue
+      ours.set(summary.filePath, summary)
+      for (const file of summary.segments ?? []) if (file !== summary.filePath) segments.add(file)
+      if (!sessions.some((s) => s.file === summary.filePath)) unlisted.push(summary)
+    }
+  }
+  const listed = sessions.filter((session) => !segments.has(session.file))
+  const rows = listed.map((session): ListedSession => {
     const base: SessionSummary = ours.get(session.file) ?? {
       sessionId: session.sessionId,
       filePath: session.file,
@@ -164,6 +179,8 @@ async function listWithCatalog(
       sizeBytes: session.sizeBytes,
     }
   })
+  for (const summary of unlisted)
+    rows.push({ ...summary, agent: summary.format === 'gemini-json' ? 'gemini-cli' : summary.format })
   // The recorder's order: newest first, then by id.
   rows.sort(
     (a, b) => Date.parse(b.updatedAt) - Date.parse(a.updatedAt) || a.sessionId.localeCompare(b.sessionId),

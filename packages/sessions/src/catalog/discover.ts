@@ -11,7 +11,8 @@ export interface FoundFile {
 
 /**
  * How a directory is walked. `shallow` is `listSessions`' rule (the directory's own transcripts, or, when it
- * has none, each subdirectory's and each subdirectory's `chats/`); `deep` walks down to {@link MAX_DEPTH}
+ * has none, each subdirectory's and each subdirectory's `chats/`, and when that finds nothing either, walks
+ * deep); `deep` walks down to {@link MAX_DEPTH}
  * levels (Codex's `YYYY/MM/DD`, any agent's layout).
  */
 export type WalkMode = 'shallow' | 'deep'
@@ -49,7 +50,9 @@ export async function findTranscripts(dir: string, mode: WalkMode): Promise<Foun
         await walkOne(path.join(at, 'chats'), found, budget)
       }
     }
-  } else {
+  }
+  // Nothing within two levels: a tree such as Codex's `sessions/YYYY/MM/DD` keeps its transcripts deeper.
+  if (mode === 'deep' || found.length === 0) {
     let level = [dir]
     for (let depth = 0; depth <= MAX_DEPTH && level.length > 0 && found.length < MAX_FILES; depth++) {
       const next: string[] = []
