@@ -12,7 +12,9 @@ const ALLOWED = [
   /^LICENSE$/,
   /^CHANGELOG\.md$/,
 ]
-const REQUIRED = ['package.json', 'README.md', 'LICENSE', 'CHANGELOG.md', 'dist/index.js', 'dist/index.d.ts']
+const REQUIRED = ['package.json', 'README.md', 'LICENSE', 'CHANGELOG.md']
+/** A library's entry; a command-only package (`@sessiontape/cli`: a bin, no `.` export) has its bin instead. */
+const LIBRARY_ENTRY = ['dist/index.js', 'dist/index.d.ts']
 /** Fields a registry page and `npm repo`/`npm bugs` need. */
 const METADATA = ['description', 'keywords', 'homepage', 'bugs', 'repository', 'license', 'engines']
 
@@ -51,7 +53,9 @@ export async function inspectTarball(
     if (/\.test(-d)?\.ts$|\.tsbuildinfo$/.test(file)) problems.push(`test or build artefact ${file}`)
   }
   const bins = Object.values(manifest.bin ?? {}).map((bin) => bin.replace(/^\.\//, ''))
-  for (const file of [...REQUIRED, ...bins]) if (!files.includes(file)) problems.push(`missing ${file}`)
+  const library = JSON.stringify(manifest.exports ?? null).includes('"."')
+  for (const file of [...REQUIRED, ...(library ? LIBRARY_ENTRY : []), ...bins])
+    if (!files.includes(file)) problems.push(`missing ${file}`)
   if (JSON.stringify(manifest.exports ?? null).includes('@sessiontape/source'))
     problems.push(
       'the published exports still list @sessiontape/source (live TypeScript, a dev-only condition)',
