@@ -7,6 +7,7 @@
  * Built incrementally (`push` returns the turns it completed) so an export streams with flat memory.
  */
 import type { ConversationEvent, Usage } from '../model.js'
+import { addUsage, ZERO_USAGE } from '../usage/usage.js'
 
 /** What every item carries. */
 interface ItemBase {
@@ -76,26 +77,6 @@ export interface SessionFacts {
 
 /** How much a title is trusted, by who set it (the conversation model's rule: set > generated > summary). */
 const TITLE_RANK: Readonly<Record<string, number>> = { set: 3, generated: 2, summary: 1 }
-
-export const ZERO_USAGE: Usage = {
-  inputTokens: 0,
-  cacheReadInputTokens: 0,
-  cacheCreationInputTokens: 0,
-  outputTokens: 0,
-  reasoningOutputTokens: 0,
-  totalTokens: 0,
-}
-
-export function addUsage(a: Usage, b: Usage): Usage {
-  return {
-    inputTokens: a.inputTokens + b.inputTokens,
-    cacheReadInputTokens: a.cacheReadInputTokens + b.cacheReadInputTokens,
-    cacheCreationInputTokens: a.cacheCreationInputTokens + b.cacheCreationInputTokens,
-    outputTokens: a.outputTokens + b.outputTokens,
-    reasoningOutputTokens: a.reasoningOutputTokens + b.reasoningOutputTokens,
-    totalTokens: a.totalTokens + b.totalTokens,
-  }
-}
 
 function stringifyInput(input: unknown): string {
   if (typeof input === 'string') return input
