@@ -113,15 +113,14 @@ function title(session: SessionSummary): string {
 }
 
 /** A row of `list`: the recorder's summary of a session, and what the catalog adds. */
-// The catalog's fields are absent for a session only the recorder's listing found (a compressed rollout).
 type ListedSession = SessionSummary &
-  Pick<CatalogSession, 'agent'> &
-  Partial<Pick<CatalogSession, 'cwd' | 'turnCount' | 'models' | 'usage' | 'sizeBytes'>>
+  Pick<CatalogSession, 'agent' | 'cwd' | 'turnCount' | 'models' | 'usage' | 'sizeBytes'>
 
 /**
- * Lists through the catalog: other agents' sessions come from its cache; sessiontape's own keep the
- * recorder's listing of their directory (sidecars, their notes), so `list <dir>` of our sessions prints
- * what it always did. No `dirs`: every agent's usual locations, walked deep.
+ * Lists through the catalog: other agents' sessions come from its cache (a Codex thread kept in several
+ * rollout files is one session there, as in the recorder's listing); sessiontape's own keep the recorder's
+ * listing of their directory (sidecars, their notes), so `list <dir>` of our sessions prints what it always
+ * did. No `dirs`: every agent's usual locations, walked deep.
  */
 async function listWithCatalog(
   dirs: readonly string[],
@@ -142,20 +141,7 @@ async function listWithCatalog(
     for (const summary of await listSessions(dir))
       if (summary.format === 'sessiontape') ours.set(summary.filePath, summary)
   }
-  // A directory named on the command line is listed as the recorder lists it: a Codex thread kept in several
-  // rollout files (and compressed ones) is one session there, with the thread's whole record count.
-  const segments = new Set<string>()
-  const unlisted: SessionSummary[] = []
-  for (const dir of dirs) {
-    for (const summary of await listSessions(dir)) {
-      if (summary.format === 'sessiontape') continue
-      ours.set(summary.filePath, summary)
-      for (const file of summary.segments ?? []) if (file !== summary.filePath) segments.add(file)
-      if (!sessions.some((s) => s.file === summary.filePath)) unlisted.push(summary)
-    }
-  }
-  const listed = sessions.filter((session) => !segments.has(session.file))
-  const rows = listed.map((session): ListedSession => {
+  const rows = sessions.map((session): ListedSession => {
     const base: SessionSummary = ours.get(session.file) ?? {
       sessionId: session.sessionId,
       filePath: session.file,
@@ -166,6 +152,7 @@ async function listWithCatalog(
       lastUuid: session.lastUuid,
       format: session.format,
       ...(session.subagents === undefined ? {} : { subagents: session.subagents }),
+      ...(session.segments === undefined ? {} : { segments: session.segments }),
       source: 'rebuilt',
       ...(session.note === undefined ? {} : { note: session.note }),
     }
@@ -179,8 +166,6 @@ async function listWithCatalog(
       sizeBytes: session.sizeBytes,
     }
   })
-  for (const summary of unlisted)
-    rows.push({ ...summary, agent: summary.format === 'gemini-json' ? 'gemini-cli' : summary.format })
   // The recorder's order: newest first, then by id.
   rows.sort(
     (a, b) => Date.parse(b.updatedAt) - Date.parse(a.updatedAt) || a.sessionId.localeCompare(b.sessionId),

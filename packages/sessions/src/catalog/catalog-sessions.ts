@@ -1,5 +1,6 @@
 import { checkOptionsBag } from '../options.js'
-import { refreshCatalog, sessionsOf, type CatalogSession } from './catalog.js'
+import { refreshCatalog } from './catalog.js'
+import { sessionsOf, type CatalogSession } from './catalog-session.js'
 import { CATALOG_OPTION_NAMES, checkCatalogOptions, type CatalogOptions } from './options.js'
 
 /**
@@ -17,5 +18,5 @@ export async function catalogSessions(options: CatalogOptions = {}): Promise<Cat
     signal: checked.signal,
     onCacheError: checked.onCacheError,
   })
-  return sessionsOf(entries)
+  return await sessionsOf(entries)
 }

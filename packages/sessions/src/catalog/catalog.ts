@@ -2,8 +2,7 @@ import { open, stat } from 'node:fs/promises'
 import path from 'node:path'
 import { crc32 } from 'node:zlib'
 import { resolveFormat, type TranscriptFormat } from '@sessiontape/recorder/internal'
-import { agentOf } from '../formats/index.js'
-import type { Agent, ConversationEvent, Usage } from '../model.js'
+import type { ConversationEvent } from '../model.js'
 import {
   addToFilter,
   filterBitsFor,
@@ -14,37 +13,9 @@ import {
 } from '../search/trigram-filter.js'
 import { searchableText } from '../search/searchable-text.js'
 import { CatalogStore, shardOf, type CachedEntry } from './cache-store.js'
-import { findTranscripts, type FoundFile, type WalkMode } from './discover.js'
+import { findTranscripts, isCompressedName, type FoundFile, type WalkMode } from './discover.js'
 import { canReadTail, readEvents, type ReadPoint } from './read-events.js'
 import { digestEvent, emptyDigest, type DigestState } from './session-digest.js'
-
-/** One session as the catalog lists it. */
-export interface CatalogSession {
-  readonly file: string
-  readonly format: TranscriptFormat
-  readonly agent: Agent
-  /** The id the records carry, else the file name without its extension. */
-  readonly sessionId: string
-  /** The working directory the agent ran in (the project), when the format records it. */
-  readonly cwd?: string
-  readonly title?: string
-  /** ISO 8601: the earliest and latest times in the file (its mtime when it has none). */
-  readonly createdAt: string
-  readonly updatedAt: string
-  readonly recordCount: number
-  /** Prompts a person typed (user messages outside subagents). */
-  readonly turnCount: number
-  /** Models the session used, in order of first use. */
-  readonly models: readonly string[]
-  /** Token usage, summed over the session's model requests (see the model's usage rules). */
-  readonly usage: Usage
-  readonly sizeBytes: number
-  readonly lastUuid: string | null
-  /** Subagent transcripts of the session (Claude's `<session>/subagents/*.jsonl`). */
-  readonly subagents?: readonly string[]
-  /** Why the file could not be read, or what was wrong with it; absent when all was well. */
-  readonly note?: string
-}
 
 /** How many files a refresh found fresh, read from an appended tail, or read whole. */
 export interface RefreshStats {
@@ -332,7 +303,8 @@ async function appendOnly(
   info: FileStat,
   withFilter: boolean,
 ): Promise<boolean> {
-  if (old.note !== undefined || !canReadTail(old.format) || old.ino !== info.ino) return false
+  if (old.note !== undefined || !canReadTail(old.format) || isCompressedName(file) || old.ino !== info.ino)
+    return false
   if (info.size < old.size || info.size < old.read.offset) return false
   if (withFilter) {
     const filter = old.filter
@@ -377,47 +349,4 @@ function unreadableEntry(
     digest: emptyDigest(),
     note,
   }
-}
-
-/** The catalog's view of an entry. */
-export function sessionOf(entry: CachedEntry, subagents?: readonly string[]): CatalogSession {
-  const { digest } = entry
-  const mtime = new Date(entry.mtimeMs).toISOString()
-  const problems = digest.problemCount > 0 ? `${digest.problemCount} damaged line(s)` : undefined
-  const note = [entry.note, problems].filter((part) => part !== undefined).join('; ')
-  return {
-    file: entry.file,
-    format: entry.format,
-    agent: agentOf(entry.format),
-    sessionId: digest.sessionId ?? path.basename(entry.file).replace(/\.jsonl?$/, ''),
-    ...(digest.cwd === undefined ? {} : { cwd: digest.cwd }),
-    ...(digest.title === undefined ? {} : { title: digest.title }),
-    createdAt: digest.first === null ? mtime : new Date(digest.first).toISOString(),
-    updatedAt: digest.last === null ? mtime : new Date(digest.last).toISOString(),
-    recordCount: digest.recordCount,
-    turnCount: digest.turnCount,
-    models: digest.models,
-    usage: digest.usage,
-    sizeBytes: entry.size,
-    lastUuid: digest.lastUuid,
-    ...(subagents === undefined || subagents.length === 0 ? {} : { subagents }),
-    ...(note === '' ? {} : { note }),
-  }
-}
-
-/** The sessions among refreshed entries (subagent transcripts folded into their session), newest first. */
-export function sessionsOf(entries: readonly CachedEntry[]): CatalogSession[] {
-  const subagents = new Map<string, string[]>()
-  for (const entry of entries) {
-    if (entry.parent === undefined) continue
-    const list = subagents.get(entry.parent)
-    if (list === undefined) subagents.set(entry.parent, [entry.file])
-    else list.push(entry.file)
-  }
-  return entries
-    .filter((entry) => entry.parent === undefined)
-    .map((entry) => sessionOf(entry, subagents.get(entry.file)))
-    .sort((a, b) =>
-      a.updatedAt < b.updatedAt ? 1 : a.updatedAt > b.updatedAt ? -1 : a.sessionId < b.sessionId ? -1 : 1,
-    )
 }

@@ -27,13 +27,26 @@ export const MAX_FILES = 200_000
 const MAX_SUBAGENTS = 1000
 
 const GEMINI_DOCUMENT = /^session-.*\.json$/
+/** Codex CLI compresses a rollout once it is closed: `rollout-….jsonl.zst` (read transparently, always whole). */
+const COMPRESSED_SUFFIX = '.jsonl.zst'
+const TRANSCRIPT_EXTENSION = /\.jsonl(?:\.zst)?$|\.json$/
 
 export function isTranscriptName(name: string): boolean {
-  return name.endsWith('.jsonl') || GEMINI_DOCUMENT.test(name)
+  return name.endsWith('.jsonl') || name.endsWith(COMPRESSED_SUFFIX) || GEMINI_DOCUMENT.test(name)
+}
+
+/** A transcript's name without its extension: the session id when the records carry none. */
+export function transcriptBaseName(name: string): string {
+  return name.replace(TRANSCRIPT_EXTENSION, '')
+}
+
+/** A compressed transcript: its bytes on disk are not its lines, so it is never read from a tail. */
+export function isCompressedName(file: string): boolean {
+  return file.endsWith(COMPRESSED_SUFFIX)
 }
 
 /**
- * The transcripts under `dir`, sorted by path, with each session's subagent transcripts marked (a
+ * The transcripts under `dir` (`*.jsonl`, Codex's compressed `*.jsonl.zst`, Gemini's `session-*.json`), sorted by path, with each session's subagent transcripts marked (a
  * directory named like a sibling transcript, `<session>/` next to `<session>.jsonl`, holds that session's
  * subagents, directly or in `subagents/`). Dot-directories (`.sessiontape` sidecars) are skipped. Read only;
  * a directory that cannot be read is skipped (a missing agent directory is the common case).
@@ -88,7 +101,7 @@ async function walkOne(
     if (found.length >= MAX_FILES) break
     const file = path.join(dir, entry.name)
     found.push({ file })
-    sessions.set(entry.name.replace(/\.jsonl?$/, ''), file)
+    sessions.set(transcriptBaseName(entry.name), file)
     transcripts++
   }
   const subdirectories: string[] = []

@@ -1,5 +1,6 @@
 import type { TranscriptFormat } from '@sessiontape/recorder/internal'
-import { refreshCatalog, sessionOf, type CatalogSession } from '../catalog/catalog.js'
+import { refreshCatalog } from '../catalog/catalog.js'
+import { sessionOf, type CatalogSession } from '../catalog/catalog-session.js'
 import type { CachedEntry } from '../catalog/cache-store.js'
 import { CATALOG_OPTION_NAMES, checkCatalogOptions } from '../catalog/options.js'
 import { readEvents } from '../catalog/read-events.js'
