@@ -4,20 +4,25 @@
  * - model only: streamConversation() over the file, events counted;
  * - export md / export html (branch all: no branch pass) and html --branch active (two passes), and html --redact.
  * Peak RSS is sampled every 10 ms during each run; a flat-memory export stays near the baseline's RSS
- * whatever the file's size. Time and memory are printed, never asserted.
+ * whatever the file's size: give two sizes (`50 100`) to see it. Each row prints wall time, CPU time (less
+ * sensitive to a busy machine) and its ratio to `streamConversation only` of the same size (the target,
+ * 100 MB in 3 s where reading takes 0.8 s, is ~3.7×). Time and memory are printed, never asserted.
  *
- * Run: node --expose-gc --conditions=@sessiontape/source --import tsx packages/sessions/bench/export-big-session.ts [MB]
+ * Run: node --expose-gc --conditions=@sessiontape/source --import tsx packages/sessions/bench/export-big-session.ts [MB…]
  */
-import { createReadStream, mkdtempSync, openSync, writeSync, closeSync, statSync } from 'node:fs'
+import { createReadStream, mkdtempSync, openSync, writeSync, closeSync, rmSync, statSync } from 'node:fs'
+import { loadavg } from 'node:os'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createInterface } from 'node:readline'
 import { exportSession } from '../src/index.js'
 import { streamConversation } from '../src/stream-conversation.js'
 
-const targetMb = Number(process.argv[2] ?? 100)
+const sizes = process.argv.slice(2).map(Number)
+if (sizes.length === 0) sizes.push(100)
 const dir = mkdtempSync(join(tmpdir(), 'st-export-bench-'))
-const file = join(dir, 'big-claude-session.jsonl')
+let file = ''
+let targetMb = 0
 
 /** A Claude Code session: user prompt, assistant text + tool_use, tool_result, with usage; ~2 KiB per turn. */
 function writeSession(): number {
@@ -91,6 +96,12 @@ function writeSession(): number {
   return turn
 }
 
+/** CPU seconds of `streamConversation only` for the current size: the other rows' ratios divide by it. */
+let streamCpu = 0
+let streamWall = 0
+/** False during the warm-up. */
+let printing = true
+
 async function measure(name: string, run: () => Promise<unknown>): Promise<void> {
   ;(globalThis as { gc?: () => void }).gc?.()
   const base = process.memoryUsage().rss
@@ -98,41 +109,68 @@ async function measure(name: string, run: () => Promise<unknown>): Promise<void>
   const sampler = setInterval(() => {
     peak = Math.max(peak, process.memoryUsage().rss)
   }, 10)
+  const cpuBefore = process.cpuUsage()
   const started = performance.now()
   await run()
-  const ms = performance.now() - started
+  const wall = (performance.now() - started) / 1000
+  const used = process.cpuUsage(cpuBefore)
+  const cpu = (used.user + used.system) / 1e6
   clearInterval(sampler)
   peak = Math.max(peak, process.memoryUsage().rss)
+  if (name === 'baseline: streamConversation only') {
+    streamCpu = cpu
+    streamWall = wall
+  }
+  if (!printing) return
   const mb = statSync(file).size / 1024 / 1024
+  const ratio = streamCpu > 0 ? `${(wall / streamWall).toFixed(2)}× ${(cpu / streamCpu).toFixed(2)}×` : ''
   console.log(
-    `${name.padEnd(34)} ${(ms / 1000).toFixed(2).padStart(6)} s  ${(mb / (ms / 1000)).toFixed(0).padStart(4)} MB/s  peak RSS ${(peak / 1024 / 1024).toFixed(0).padStart(5)} MB (+${((peak - base) / 1024 / 1024).toFixed(0)} over start)`,
+    `${`${targetMb} MB ${name}`.padEnd(44)} ${wall.toFixed(2).padStart(6)} s ${cpu.toFixed(2).padStart(6)} s cpu ${(mb / wall).toFixed(0).padStart(4)} MB/s  peak RSS ${(peak / 1024 / 1024).toFixed(0).padStart(5)} MB (+${((peak - base) / 1024 / 1024).toFixed(0).padStart(3)} over start)  ${ratio}`,
   )
 }
 
-const turns = writeSession()
 console.log(
-  `session: ${(statSync(file).size / 1024 / 1024).toFixed(1)} MB, ${turns} turns, Node ${process.version}`,
+  `Node ${process.version}, load average ${loadavg()
+    .map((n) => n.toFixed(2))
+    .join(' ')}; ratio = wall and CPU time over 'streamConversation only' of the same size`,
 )
 const discard = (): void => {}
-await measure('baseline: lines + JSON.parse', async () => {
-  for await (const line of createInterface({ input: createReadStream(file), crlfDelay: Infinity }))
-    if (line !== '') JSON.parse(line)
-})
-await measure('baseline: streamConversation only', async () => {
-  let n = 0
-  for await (const _ of streamConversation(file)) n++
-  return n
-})
-await measure('export md --branch all', () =>
-  exportSession(file, { format: 'md', branch: 'all', write: discard }),
-)
-await measure('export html --branch all', () =>
-  exportSession(file, { format: 'html', branch: 'all', write: discard }),
-)
-await measure('export html (branch active)', () => exportSession(file, { format: 'html', write: discard }))
-await measure('export html --out (branch active)', () =>
-  exportSession(file, { format: 'html', out: join(dir, 'out.html') }),
-)
-await measure('export html --redact (branch active)', () =>
-  exportSession(file, { format: 'html', redact: true, write: discard }),
+// A warm-up on 2 MB, not printed: loading and compiling the modules is not charged to the first rows.
+sizes.unshift(-2)
+for (const size of sizes) {
+  printing = size > 0
+  targetMb = Math.abs(size)
+  file = join(dir, `big-claude-session-${size}.jsonl`)
+  streamCpu = 0
+  const turns = writeSession()
+  if (printing) console.log(`session: ${(statSync(file).size / 1024 / 1024).toFixed(1)} MB, ${turns} turns`)
+  await measure('baseline: lines + JSON.parse', async () => {
+    for await (const line of createInterface({ input: createReadStream(file), crlfDelay: Infinity }))
+      if (line !== '') JSON.parse(line)
+  })
+  await measure('baseline: streamConversation only', async () => {
+    let n = 0
+    for await (const _ of streamConversation(file)) n++
+    return n
+  })
+  await measure('export md --branch all', () =>
+    exportSession(file, { format: 'md', branch: 'all', write: discard }),
+  )
+  await measure('export html --branch all', () =>
+    exportSession(file, { format: 'html', branch: 'all', write: discard }),
+  )
+  await measure('export html (branch active)', () => exportSession(file, { format: 'html', write: discard }))
+  await measure('export html --out (branch active)', () =>
+    exportSession(file, { format: 'html', out: join(dir, 'out.html') }),
+  )
+  await measure('export html --redact (branch active)', () =>
+    exportSession(file, { format: 'html', redact: true, write: discard }),
+  )
+  rmSync(file)
+}
+rmSync(dir, { recursive: true, force: true })
+console.log(
+  `load average after: ${loadavg()
+    .map((n) => n.toFixed(2))
+    .join(' ')}`,
 )

@@ -75,6 +75,9 @@ export interface SessionFacts {
   ended?: string
 }
 
+/** The session event's fields shown in a document's header. */
+const SESSION_FACTS = ['sessionId', 'agentVersion', 'cwd', 'gitBranch', 'model', 'parentSessionId'] as const
+
 /** How much a title is trusted, by who set it (the conversation model's rule: set > generated > summary). */
 const TITLE_RANK: Readonly<Record<string, number>> = { set: 3, generated: 2, summary: 1 }
 
@@ -109,34 +112,35 @@ export class TurnBuilder {
   /** Calls of the current turn waiting for their result. */
   #calls = new Map<string, Extract<TurnItem, { t: 'tool' }>>()
 
+  /** Applied to every text shown. */
+  readonly #text: (text: string) => string
+
   constructor(options: TurnBuilderOptions = {}) {
     this.#options = options
+    this.#text = options.text ?? ((text: string) => text)
   }
 
   /** Adds an event; returns the turn it completed, if it started a new one. */
   push(event: ConversationEvent): Turn | undefined {
     const on = this.#options.onBranch?.(event) ?? true
     if (!on && this.#options.activeOnly === true) return undefined
-    const text = this.#options.text ?? ((s: string) => s)
-    if (event.timestamp !== undefined) {
-      this.facts.started ??= event.timestamp
-      this.facts.ended = event.timestamp
+    const text = this.#text
+    const ts = event.timestamp
+    if (ts !== undefined) {
+      this.facts.started ??= ts
+      this.facts.ended = ts
     }
-    const base: { id: string; ts?: string; off?: true; sub?: string } = { id: event.id }
-    if (event.timestamp !== undefined) base.ts = event.timestamp
-    if (!on) base.off = true
-    if (event.sidechain !== undefined) base.sub = text(event.sidechain.agentId ?? '')
-    let completed: Turn | undefined
+    // The fields every item starts with, in one order (one object shape per kind of item).
+    const base = (): { id: string; ts?: string; off?: true; sub?: string } => {
+      const item: { id: string; ts?: string; off?: true; sub?: string } = { id: event.id }
+      if (ts !== undefined) item.ts = ts
+      if (!on) item.off = true
+      if (event.sidechain !== undefined) item.sub = text(event.sidechain.agentId ?? '')
+      return item
+    }
     switch (event.kind) {
       case 'session':
-        for (const key of [
-          'sessionId',
-          'agentVersion',
-          'cwd',
-          'gitBranch',
-          'model',
-          'parentSessionId',
-        ] as const) {
+        for (const key of SESSION_FACTS) {
           const value = event[key]
           if (value !== undefined) this.facts[key] = text(value)
         }
@@ -150,37 +154,48 @@ export class TurnBuilder {
           this.#titleRank = rank
         }
         // A title set mid-session is shown where it happened; one before any message only names the page.
-        if (this.#current !== undefined) this.#add({ ...base, t: 'title', title: text(event.title) })
+        if (this.#current !== undefined)
+          this.#add(Object.assign(base(), { t: 'title' as const, title: text(event.title) }))
         return undefined
       }
       case 'usage': {
         this.total = addUsage(this.total, event.usage)
-        const turn = this.#turn(event.timestamp)
+        const turn = this.#turn(ts)
         turn.usage = addUsage(turn.usage ?? ZERO_USAGE, event.usage)
         if (event.model !== undefined) this.facts.model ??= text(event.model)
         return undefined
       }
-      case 'user':
-        if (event.sidechain === undefined) completed = this.#start(event, on)
-        this.#add({ ...base, t: 'text', role: 'user', text: text(event.text) })
+      case 'user': {
+        const completed = event.sidechain === undefined ? this.#start(event, on) : undefined
+        this.#add(
+          Object.assign(base(), { t: 'text' as const, role: 'user' as const, text: text(event.text) }),
+        )
         return completed
+      }
       case 'assistant': {
-        const item = { ...base, t: 'text' as const, role: 'assistant' as const, text: text(event.text) }
-        this.#add(event.model === undefined ? item : { ...item, model: text(event.model) })
-        if (event.model !== undefined) this.facts.model ??= text(event.model)
+        const item = Object.assign(base(), {
+          t: 'text' as const,
+          role: 'assistant' as const,
+          text: text(event.text),
+        })
+        if (event.model !== undefined) {
+          const model = text(event.model)
+          ;(item as { model?: string }).model = model
+          this.facts.model ??= model
+        }
+        this.#add(item)
         return undefined
       }
       case 'thinking':
-        this.#add({ ...base, t: 'thinking', text: text(event.text) })
+        this.#add(Object.assign(base(), { t: 'thinking' as const, text: text(event.text) }))
         return undefined
       case 'tool-call': {
-        const item = {
-          ...base,
+        const item: Extract<TurnItem, { t: 'tool' }> = Object.assign(base(), {
           t: 'tool' as const,
           name: text(event.name),
           callId: event.callId,
           input: text(stringifyInput(event.input)),
-        }
+        })
         this.#add(item)
         this.#calls.set(event.callId, item)
         return undefined
@@ -191,25 +206,28 @@ export class TurnBuilder {
           call.output = text(event.output)
           call.isError = event.isError
         } else {
-          this.#add({
-            ...base,
-            t: 'result',
-            callId: event.callId,
-            output: text(event.output),
-            isError: event.isError,
-          })
+          this.#add(
+            Object.assign(base(), {
+              t: 'result' as const,
+              callId: event.callId,
+              output: text(event.output),
+              isError: event.isError,
+            }),
+          )
         }
         return undefined
       }
       case 'compaction':
         this.#add(
           event.summary === undefined
-            ? { ...base, t: 'compaction' }
-            : { ...base, t: 'compaction', summary: text(event.summary) },
+            ? Object.assign(base(), { t: 'compaction' as const })
+            : Object.assign(base(), { t: 'compaction' as const, summary: text(event.summary) }),
         )
         return undefined
       case 'marker':
-        this.#add({ ...base, t: 'marker', marker: event.marker, text: text(event.text) })
+        this.#add(
+          Object.assign(base(), { t: 'marker' as const, marker: event.marker, text: text(event.text) }),
+        )
         return undefined
       case 'other':
         return undefined

@@ -5,10 +5,58 @@
  * them on a string and collects the ranges. Each rule is created once; `scan` only calls the handlers.
  */
 import { rules, type RuleCreator } from '@secretlint/secretlint-rule-preset-recommend'
+import type { Anchor } from './anchor-scan.js'
 import type { SecretFinding } from './finding.js'
 
-/** Rules we do not run: `filter-comments` obeys `secretlint-disable` comments, which a hostile transcript could write. */
-const SKIPPED_RULES = new Set(['@secretlint/secretlint-rule-filter-comments'])
+/**
+ * Rules we do not run: `filter-comments` obeys `secretlint-disable` comments, which a hostile transcript
+ * could write; `gcp` reads only `.p12` and `.json` files (by extension), and a transcript's text is `.txt`.
+ */
+const SKIPPED_RULES = new Set([
+  '@secretlint/secretlint-rule-filter-comments',
+  '@secretlint/secretlint-rule-gcp',
+])
+
+/**
+ * Literal text every finding of a rule contains, read off the rule's patterns in the preset's source
+ * (12.0.0, pinned): a text holding none of a rule's anchors is not given to it (see anchor-scan.ts). A
+ * rule missing here is run on every text. `://` covers every URL-shaped rule (basic auth, database URLs,
+ * Slack webhooks, whose scheme is matched in any case); `npm` only looks for `_authToken` in files named
+ * `.npmrc`/`package.json`, never ours.
+ */
+const RULE_ANCHORS: Readonly<Record<string, readonly Anchor[]>> = {
+  aws: [
+    ...['A3T', 'AKIA', 'AGPA', 'AIDA', 'AROA', 'AIPA', 'ANPA', 'ANVA', 'ASIA'].map((text) => ({ text })),
+    // `(?:SECRET|secret|Secret)` and `(ACCOUNT|account|Account)`: any case is a superset.
+    { text: 'secret', caseless: true },
+    { text: 'account', caseless: true },
+  ],
+  npm: [{ text: 'npm_' }],
+  slack: [{ text: 'xox' }, { text: 'xapp-' }, { text: '://' }],
+  basicauth: [{ text: '://' }],
+  openai: [{ text: 'T3BlbkFJ' }],
+  anthropic: [{ text: 'sk-ant-api0' }],
+  groq: [{ text: 'gsk_' }],
+  huggingface: [{ text: 'hf_' }],
+  linear: [{ text: 'lin_api_' }],
+  notion: [{ text: 'ntn_' }],
+  privatekey: [{ text: '-----BEGIN' }],
+  sendgrid: [{ text: 'SG.' }],
+  shopify: [{ text: 'shp' }],
+  github: ['ghp_', 'gho_', 'ghu_', 'ghs_', 'ghr_', 'github_pat_'].map((text) => ({ text })),
+  gitlab: [{ text: 'glpat-' }],
+  grafana: [{ text: 'glc_' }, { text: 'glsa_' }],
+  '1password': [{ text: 'ops_' }],
+  'database-connection-string': [{ text: '://' }],
+  'hashicorp-vault': [{ text: 'hvs.' }, { text: 'hvb.' }, { text: 'hvr.' }],
+  vercel: ['vcp_', 'vci_', 'vca_', 'vcr_', 'vck_'].map((text) => ({ text })),
+  databricks: [{ text: 'dapi' }],
+  docker: [{ text: 'dckr_pat_' }],
+  figma: [{ text: 'figd_' }],
+}
+
+/** Every anchor of every rule, for the prefilter. */
+export const SECRETLINT_ANCHORS: readonly Anchor[] = Object.values(RULE_ANCHORS).flat()
 
 /** Options per rule: AWS key ids (`AKIA…`) are only scanned when asked for. */
 const RULE_OPTIONS: Readonly<Record<string, Record<string, unknown>>> = {
@@ -56,6 +104,8 @@ interface Message {
 
 interface LoadedRule {
   readonly kind: string
+  /** Its anchors' texts; undefined: run on every text. */
+  readonly anchors: readonly string[] | undefined
   readonly file: (source: { content: string; filePath: string; ext: string; contentType: 'text' }) => unknown
 }
 
@@ -64,16 +114,16 @@ let sink: SecretFinding[] = []
 let sinkText = ''
 let loaded: readonly LoadedRule[] | undefined
 
-function ruleKind(rule: RuleCreator): string {
-  const suffix = rule.meta.id.replace(/^@secretlint\/secretlint-rule-/, '')
-  return KIND_BY_RULE[suffix] ?? suffix
+function ruleSuffix(rule: RuleCreator): string {
+  return rule.meta.id.replace(/^@secretlint\/secretlint-rule-/, '')
 }
 
 function load(): readonly LoadedRule[] {
   const out: LoadedRule[] = []
   for (const rule of rules) {
     if (SKIPPED_RULES.has(rule.meta.id)) continue
-    const kind = ruleKind(rule)
+    const suffix = ruleSuffix(rule)
+    const kind = KIND_BY_RULE[suffix] ?? suffix
     const handlers = rule.create(
       {
         report(report) {
@@ -87,7 +137,10 @@ function load(): readonly LoadedRule[] {
       },
       RULE_OPTIONS[rule.meta.id] ?? {},
     )
-    if (handlers.file !== undefined) out.push({ kind, file: handlers.file.bind(handlers) })
+    if (handlers.file !== undefined) {
+      const anchors = RULE_ANCHORS[suffix]?.map((anchor) => anchor.text)
+      out.push({ kind, anchors, file: handlers.file.bind(handlers) })
+    }
   }
   return out
 }
@@ -107,13 +160,17 @@ function locate(range: readonly [number, number], message: Message, kind: string
   return { start, end, kind }
 }
 
-/** Every secret secretlint's recommended rules find in `text` (ranges may overlap). */
-export function scanWithSecretlint(text: string): SecretFinding[] {
+/**
+ * Every secret secretlint's recommended rules find in `text` (ranges may overlap), given the anchors `text`
+ * holds: a rule none of whose anchors is there is not run.
+ */
+export function scanWithSecretlint(text: string, hits: ReadonlySet<string>): SecretFinding[] {
   loaded ??= load()
   sink = []
   sinkText = text
   try {
     for (const rule of loaded) {
+      if (rule.anchors !== undefined && !rule.anchors.some((anchor) => hits.has(anchor))) continue
       rule.file({ content: text, filePath: 'transcript.txt', ext: '.txt', contentType: 'text' })
     }
     return sink
