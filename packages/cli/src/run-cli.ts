@@ -1,38 +1,39 @@
 import { CliError, ExitCode, type CliIo } from './cli-io.js'
 import { commandHelp, type Command } from './command.js'
-import { exportCommand } from './commands/export.js'
-import { listCommand } from './commands/list.js'
-import { repairCommand } from './commands/repair.js'
-import { searchCommand } from './commands/search.js'
-import { showCommand } from './commands/show.js'
-import { tailCommand } from './commands/tail.js'
-import { usageCommand } from './commands/usage.js'
-import { verifyCommand } from './commands/verify.js'
-import { viewCommand } from './commands/view.js'
 import { displayBlock } from './display-text.js'
 import { quoteJson } from '@sessiontape/recorder/internal'
 
-const COMMANDS: readonly Command[] = [
-  listCommand,
-  searchCommand,
-  showCommand,
-  verifyCommand,
-  repairCommand,
-  tailCommand,
-  exportCommand,
-  viewCommand,
-  usageCommand,
+/**
+ * Each command's module, loaded when that command runs: `search` and `list` must not pay for loading and
+ * evaluating what `export` and `view` need (an HTTP server, the secret scanner's rules, the page script).
+ * Only the overview loads them all, for their summaries.
+ */
+const COMMANDS: readonly { readonly name: string; readonly load: () => Promise<Command> }[] = [
+  { name: 'list', load: async () => (await import('./commands/list.js')).listCommand },
+  { name: 'search', load: async () => (await import('./commands/search.js')).searchCommand },
+  { name: 'show', load: async () => (await import('./commands/show.js')).showCommand },
+  { name: 'verify', load: async () => (await import('./commands/verify.js')).verifyCommand },
+  { name: 'repair', load: async () => (await import('./commands/repair.js')).repairCommand },
+  { name: 'tail', load: async () => (await import('./commands/tail.js')).tailCommand },
+  { name: 'export', load: async () => (await import('./commands/export.js')).exportCommand },
+  { name: 'view', load: async () => (await import('./commands/view.js')).viewCommand },
+  { name: 'usage', load: async () => (await import('./commands/usage.js')).usageCommand },
 ]
 
-function overview(): string {
-  const width = Math.max(...COMMANDS.map((c) => c.name.length))
+async function loadCommand(name: string | undefined): Promise<Command | undefined> {
+  return await COMMANDS.find((c) => c.name === name)?.load()
+}
+
+async function overview(): Promise<string> {
+  const commands = await Promise.all(COMMANDS.map(async (c) => await c.load()))
+  const width = Math.max(...commands.map((c) => c.name.length))
   return `Usage: sessiontape <command> [options]
        sessiontape --version
 
 Read, check, repair, export and view sessiontape JSONL transcripts (and other agents' sessions).
 
 Commands:
-${COMMANDS.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`).join('\n')}
+${commands.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`).join('\n')}
 
 Which files are ours: a transcript whose first line is a record in sessiontape's envelope
 ({"uuid":…,"parentUuid":…,"sessionId":…,"timestamp":…,"type":…,"v":1}). Every command reads any
@@ -67,16 +68,16 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<ExitCo
     return ExitCode.OK
   }
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
-    const topic = name === 'help' ? COMMANDS.find((c) => c.name === rest[0]) : undefined
-    io.out(topic === undefined ? overview() : commandHelp(topic))
+    const topic = name === 'help' ? await loadCommand(rest[0]) : undefined
+    io.out(topic === undefined ? await overview() : commandHelp(topic))
     return ExitCode.OK
   }
   const json = rest.includes('--json')
-  const command = COMMANDS.find((c) => c.name === name)
+  const command = await loadCommand(name)
   if (command === undefined) {
     const error = new CliError(`sessiontape: unknown command ${JSON.stringify(name)}`)
     if (json) return fail(io, error, true)
-    io.err(`${displayBlock(error.message)}\n\n${overview()}`)
+    io.err(`${displayBlock(error.message)}\n\n${await overview()}`)
     return error.exitCode
   }
   if (rest.includes('--help') || rest.includes('-h')) {

@@ -8,9 +8,12 @@
  * `--dir` names it), bundles the CLI with esbuild (one file, as agents ship it) and times whole processes,
  * as a user runs them: `list --json` cold (empty cache) and warm, the recorder's own listing that reads
  * every transcript whole (`list --json --format claude-code <dir>`, the "today" anchor), `search` cold and
- * warm, and `rg -l -F <token>` over the same directory. Checks that search finds every file rg finds, and
- * that nothing under the tree changed (bytes, mtimes, names). Medians of `--runs` warm runs; peak RSS from
- * GNU time. Never asserts on time.
+ * warm, and `rg -l -F <token>` over the same directory; and the floor under every CLI row: `node -e 0` (a
+ * bare Node start) and `node <bundle> --version` (Node, plus loading and evaluating the CLI bundle). Checks
+ * that search finds every file rg finds, and that nothing under the tree changed (bytes, mtimes, names).
+ * Medians of `--runs` warm runs: wall time, CPU time (user + system: on a machine shared with other jobs
+ * it moves less than wall time) and peak RSS from GNU time; the load average before and after. Never
+ * asserts on time.
  */
 import { spawnSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
@@ -65,13 +68,15 @@ const hasRg = spawnSync('rg', ['--version']).status === 0
 
 interface Run {
   readonly ms: number
+  /** User + system CPU time (GNU time), when known. */
+  readonly cpuMs: number | undefined
   readonly rssMb: number | undefined
   readonly code: number | null
   readonly stdout: string
 }
 
 function run(command: string, args: readonly string[]): Run {
-  const argv = hasTime ? ['-f', '%M', command, ...args] : args
+  const argv = hasTime ? ['-f', '%U %S %M', command, ...args] : args
   const start = performance.now()
   const child = spawnSync(hasTime ? '/usr/bin/time' : command, argv, {
     env: { ...process.env, SESSIONTAPE_CACHE_DIR: cacheDir, NO_COLOR: '1' },
@@ -79,8 +84,14 @@ function run(command: string, args: readonly string[]): Run {
     encoding: 'utf8',
   })
   const ms = performance.now() - start
-  const rss = hasTime ? Number(/(\d+)\s*$/.exec(child.stderr)?.[1]) / 1024 : undefined
-  return { ms, rssMb: rss, code: child.status, stdout: child.stdout }
+  const times = hasTime ? /([\d.]+) ([\d.]+) (\d+)\s*$/.exec(child.stderr) : null
+  return {
+    ms,
+    cpuMs: times === null ? undefined : (Number(times[1]) + Number(times[2])) * 1000,
+    rssMb: times === null ? undefined : Number(times[3]) / 1024,
+    code: child.status,
+    stdout: child.stdout,
+  }
 }
 
 function median(values: readonly number[]): number {
@@ -93,7 +104,13 @@ function warm(command: string, args: readonly string[]): Run & { all: number[] }
   for (let i = 0; i < runs; i++) all.push(run(command, args))
   const ms = all.map((r) => r.ms)
   const mid = all.find((r) => r.ms === median(ms))!
-  return { ...mid, rssMb: Math.max(...all.map((r) => r.rssMb ?? 0)), all: ms }
+  const cpu = all.flatMap((r) => (r.cpuMs === undefined ? [] : [r.cpuMs]))
+  return {
+    ...mid,
+    cpuMs: cpu.length === 0 ? undefined : median(cpu),
+    rssMb: Math.max(...all.map((r) => r.rssMb ?? 0)),
+    all: ms,
+  }
 }
 
 /** Names, sizes, mtimes and content hashes of everything under `dir` (the listed tree must not change). */
@@ -110,15 +127,24 @@ async function fingerprint(dir: string): Promise<string> {
 
 const node = process.execPath
 const before = await fingerprint(tree)
-const rows: [string, string, string, string][] = []
+const rows: [string, string, string, string, string][] = []
 const row = (what: string, r: Run | undefined, note = '') =>
   rows.push([
     what,
     r === undefined ? '–' : `${(r.ms / 1000).toFixed(2)} s`,
+    r?.cpuMs === undefined ? '–' : `${(r.cpuMs / 1000).toFixed(2)} s`,
     r?.rssMb === undefined ? '–' : `${Math.round(r.rssMb)} MB`,
     note,
   ])
+const loadAverage = (): string =>
+  os
+    .loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ')
+const loadBefore = loadAverage()
 
+const bare = warm(node, ['-e', '0'])
+const loaded = warm(node, [cli, '--version'])
 await rm(cacheDir, { recursive: true, force: true })
 const listCold = run(node, [cli, 'list', '--json', tree])
 const listWarm = warm(node, [cli, 'list', '--json', tree])
@@ -137,6 +163,8 @@ const hitFiles = new Set(
 const rgFiles = new Set((rg?.stdout ?? '').split('\n').filter((line) => line !== ''))
 const missed = [...rgFiles].filter((file) => !hitFiles.has(file))
 
+row('node -e 0 (a bare Node start)', bare, `median of ${runs}; floor`)
+row('node <cli bundle> --version (load the CLI bundle and exit)', loaded, `median of ${runs}; floor`)
 row('list --json, cold (empty cache)', listCold, `${listed} sessions`)
 row('list --json, warm', listWarm, `median of ${runs}`)
 row('list --json --format claude-code (reads every file whole: the old path)', listOld, 'anchor')
@@ -151,18 +179,23 @@ for (const name of await readdir(tree, { recursive: true })) {
   const info = await stat(path.join(tree, name))
   if (info.isFile()) treeBytes += info.size
 }
-const load = os
-  .loadavg()
-  .map((l) => l.toFixed(1))
-  .join(' ')
 process.stdout.write(
-  `\n${listed} sessions, ${Math.round(treeBytes / 1e6)} MB in ${tree}; node ${process.version}; ${os.cpus().length} CPUs; load average ${load}\n\n`,
+  `\n${listed} sessions, ${Math.round(treeBytes / 1e6)} MB in ${tree}; node ${process.version}; ${os.cpus().length} CPUs; load average ${loadBefore} before, ${loadAverage()} after\n\n`,
 )
-for (const [what, time, rss, note] of rows) {
-  process.stdout.write(`${what.padEnd(width)}  ${time.padStart(8)}  ${rss.padStart(7)}  ${note}\n`)
+process.stdout.write(
+  `${''.padEnd(width)}  ${'wall'.padStart(8)}  ${'cpu'.padStart(8)}  ${'rss'.padStart(7)}\n`,
+)
+for (const [what, time, cpu, rss, note] of rows) {
+  process.stdout.write(
+    `${what.padEnd(width)}  ${time.padStart(8)}  ${cpu.padStart(8)}  ${rss.padStart(7)}  ${note}\n`,
+  )
 }
 if (rg !== undefined) {
-  process.stdout.write(`\nwarm search / rg: ${(searchWarm.ms / rg.ms).toFixed(2)}×\n`)
+  const ratio = (a: number | undefined, b: number | undefined) =>
+    a === undefined || b === undefined ? '–' : `${(a / b).toFixed(2)}×`
+  process.stdout.write(
+    `\nwarm search / rg: ${ratio(searchWarm.ms, rg.ms)} wall; node --version floor / rg: ${ratio(loaded.ms, rg.ms)} wall\n`,
+  )
 }
 process.stdout.write(`missed by search (files rg finds): ${missed.length}\n`)
 process.stdout.write(`tree unchanged (bytes, mtimes, names): ${before === after ? 'yes' : 'NO'}\n`)

@@ -1,4 +1,4 @@
-import { readdir, rm, writeFile } from 'node:fs/promises'
+import { readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { catalogSessions, searchSessions } from '../src/index.js'
@@ -32,7 +32,17 @@ describe('the catalog is a cache: deleted or corrupt, it is rebuilt from the fil
 
       const damage: [string, (file: string) => Promise<void>][] = [
         ['deleted', (file) => rm(file)],
-        ['truncated', (file) => writeFile(file, 'STCAT02\n\x10\x00')],
+        ['truncated', (file) => writeFile(file, 'STCAT03\n\x10\x00')],
+        ['cut short', async (file) => writeFile(file, (await readFile(file)).subarray(0, 40))],
+        [
+          'a byte of its JSON changed',
+          async (file) => {
+            const bytes = await readFile(file)
+            // Inside the JSON part (after the 12-byte header): a digit of a count or a letter of a path.
+            bytes[12 + Math.floor(bytes.readUInt32LE(8) / 2)]! ^= 0x01
+            await writeFile(file, bytes)
+          },
+        ],
         ['garbage', (file) => writeFile(file, Buffer.alloc(4096, 0xab))],
         ['empty', (file) => writeFile(file, '')],
       ]

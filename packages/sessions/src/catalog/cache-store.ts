@@ -2,15 +2,16 @@
  * The catalog cache on disk: `<cacheDir>/catalog-v1/<nn>.bin`, 64 shards, a session file's entry in the
  * shard its path hashes to. The files are the truth; this is a copy that saves reading them again:
  *
- *   "STCAT02\n"                 8 bytes, the format (a different version is ignored and rebuilt)
+ *   "STCAT03\n"                 8 bytes, the format (a different version is ignored and rebuilt)
  *   u32 LE  n, then n bytes     JSON { entries: CachedEntry[] }, with each filter's place in the blob
- *   u32 LE  crc32 of those n bytes
+ *   u32 LE  checksum of those n bytes (checksum.ts)
  *   u32 LE  m, then m bytes     the Bloom filters, back to back (each a whole number of 8-byte words)
  *   u32 LE  m again              (a shard cut short or overwritten at its end does not end with it)
  *
  * The filters carry no checksum of their own: a shard is only ever replaced whole by a rename, so they are
  * torn only if the JSON's lengths or checksum are too; summing ~30 MB of filters cost a warm search more
- * than everything else it reads.
+ * than everything else it reads. A search reads a whole shard with one read call; a listing its first
+ * 128 KiB (the JSON part of most shards), then the rest of a bigger JSON part.
  * A shard that does not read back exactly (short, wrong magic, a length or checksum that does not match,
  * JSON that does not parse) is treated as empty: its sessions are read from their files again and the shard is
  * rewritten. `list` reads only the JSON part; `search` reads the filters too. A shard is replaced whole by
@@ -21,18 +22,24 @@
 import { randomBytes } from 'node:crypto'
 import { mkdir, open, rename, rm, writeFile, type FileHandle } from 'node:fs/promises'
 import path from 'node:path'
-import { crc32 } from 'node:zlib'
 import type { TranscriptFormat } from '@sessiontape/recorder/internal'
+import { checksum } from './checksum.js'
 import type { ReadPoint } from './read-events.js'
 import type { DigestState } from './session-digest.js'
 
 export const SHARDS = 64
-const MAGIC = Buffer.from('STCAT02\n')
+const MAGIC = Buffer.from('STCAT03\n')
 const CACHE_SUBDIR = 'catalog-v1'
 /** Entries kept per shard (the least recently seen go first): 64 × 8,192 sessions in all. */
 export const MAX_ENTRIES_PER_SHARD = 8192
 /** Filter bytes kept per shard (the least recently seen lose theirs first): 64 × 16 MiB at most. */
 export const MAX_FILTER_BYTES_PER_SHARD = 16 * 1024 * 1024
+/**
+ * The first read of a shard when listing: its JSON part is ~1 KiB per session (3,000 sessions in 64 shards:
+ * ~50 KiB each); a bigger one takes one more read. A search reads the whole shard at once.
+ */
+const LIST_FIRST_READ_BYTES = 128 * 1024
+const HEADER_BYTES = MAGIC.length + 4
 
 /** What the cache knows of one session file. */
 export interface CachedEntry {
@@ -91,38 +98,41 @@ export class CatalogStore {
       return entries
     }
     try {
-      const head = await readExactly(handle, 0, MAGIC.length + 4)
-      if (head === undefined || !head.subarray(0, MAGIC.length).equals(MAGIC)) return entries
-      const { size } = await handle.stat()
-      const jsonLength = head.readUInt32LE(MAGIC.length)
-      const jsonAt = MAGIC.length + 4
-      // A length past the end is damage: never allocate what a corrupt header asks for.
-      if (jsonAt + jsonLength + 8 > size) return entries
-      const json = await readExactly(handle, jsonAt, jsonLength + 8)
-      if (json === undefined || crc32(json.subarray(0, jsonLength)) !== json.readUInt32LE(jsonLength))
-        return entries
-      const stored = (JSON.parse(json.toString('utf8', 0, jsonLength)) as { entries: StoredEntry[] }).entries
+      const shardFile = await ShardReader.open(handle, withFilters)
+      if (!(await shardFile.has(HEADER_BYTES))) return entries
+      const bytes = shardFile.bytes
+      if (!bytes.subarray(0, MAGIC.length).equals(MAGIC)) return entries
+      const jsonLength = bytes.readUInt32LE(MAGIC.length)
+      const jsonAt = HEADER_BYTES
+      // Through the JSON's checksum and the blob's length.
+      if (!(await shardFile.has(jsonAt + jsonLength + 8))) return entries
+      const json = shardFile.bytes.subarray(jsonAt, jsonAt + jsonLength)
+      if (checksum(json) !== shardFile.bytes.readUInt32LE(jsonAt + jsonLength)) return entries
+      const stored = (JSON.parse(json.toString('utf8')) as { entries: StoredEntry[] }).entries
       let blob: Buffer | undefined
       if (withFilters) {
-        const blobLength = json.readUInt32LE(jsonLength + 4)
-        const read =
-          jsonAt + jsonLength + 8 + blobLength + 4 > size
-            ? undefined
-            : await readExactly(handle, jsonAt + jsonLength + 8, blobLength + 4)
-        if (read !== undefined && read.readUInt32LE(blobLength) === blobLength) blob = read
+        const blobAt = jsonAt + jsonLength + 8
+        const blobLength = shardFile.bytes.readUInt32LE(blobAt - 4)
+        if (
+          (await shardFile.has(blobAt + blobLength + 4)) &&
+          shardFile.bytes.readUInt32LE(blobAt + blobLength) === blobLength
+        )
+          blob = shardFile.bytes.subarray(blobAt, blobAt + blobLength)
       }
       for (const entry of stored) {
-        const { filter, ...rest } = entry
-        const bytes =
-          filter === undefined || blob === undefined
-            ? undefined
-            : blob.subarray(filter.at, filter.at + filter.bits / 8)
-        entries.set(entry.file, {
-          ...rest,
-          ...(filter === undefined
-            ? {}
-            : { filter: { bits: filter.bits, set: filter.set, ...(bytes === undefined ? {} : { bytes }) } }),
-        })
+        const { filter } = entry
+        if (filter === undefined) {
+          entries.set(entry.file, entry)
+          continue
+        }
+        // The parsed object becomes the entry (no copy of 3,000 entries per run): only its filter is replaced.
+        const bytes = blob?.subarray(filter.at, filter.at + filter.bits / 8)
+        ;(entry as { filter?: CachedEntry['filter'] }).filter = {
+          bits: filter.bits,
+          set: filter.set,
+          ...(bytes === undefined ? {} : { bytes }),
+        }
+        entries.set(entry.file, entry)
       }
       return entries
     } catch {
@@ -163,7 +173,7 @@ export class CatalogStore {
     let at = MAGIC.copy(out, 0)
     at = out.writeUInt32LE(json.length, at)
     at += json.copy(out, at)
-    at = out.writeUInt32LE(crc32(json), at)
+    at = out.writeUInt32LE(checksum(json), at)
     at = out.writeUInt32LE(blob.length, at)
     at += blob.copy(out, at)
     out.writeUInt32LE(blob.length, at)
@@ -180,17 +190,46 @@ export class CatalogStore {
   }
 }
 
-async function readExactly(
-  handle: FileHandle,
-  position: number,
-  length: number,
-): Promise<Buffer | undefined> {
-  const buffer = Buffer.allocUnsafe(length)
-  let got = 0
-  while (got < length) {
-    const { bytesRead } = await handle.read(buffer, got, length - got, position + got)
-    if (bytesRead === 0) return undefined
-    got += bytesRead
+/** The start of a shard file, read on demand: one read for most shards, more only for a bigger one. */
+class ShardReader {
+  readonly #handle: FileHandle
+  readonly #size: number
+  readonly #firstRead: number
+  /** The bytes read so far, from offset 0. */
+  #bytes: Buffer = Buffer.alloc(0)
+
+  private constructor(handle: FileHandle, size: number, firstRead: number) {
+    this.#handle = handle
+    this.#size = size
+    this.#firstRead = firstRead
   }
-  return buffer
+
+  /** `withFilters`: the whole shard is read at once; else its first bytes (most shards' JSON part). */
+  static async open(handle: FileHandle, withFilters: boolean): Promise<ShardReader> {
+    const { size } = await handle.stat()
+    return new ShardReader(handle, size, withFilters ? size : Math.min(size, LIST_FIRST_READ_BYTES))
+  }
+
+  get bytes(): Buffer {
+    return this.#bytes
+  }
+
+  /** Whether the file has at least `length` bytes (reading them if not read yet). */
+  async has(length: number): Promise<boolean> {
+    if (length <= this.#bytes.length) return true
+    // A length past the end is damage: never allocate what a corrupt header asks for.
+    if (length > this.#size) return false
+    const wanted = Math.max(length, this.#firstRead)
+    const buffer = Buffer.allocUnsafe(wanted)
+    this.#bytes.copy(buffer)
+    let got = this.#bytes.length
+    while (got < wanted) {
+      const { bytesRead } = await this.#handle.read(buffer, got, wanted - got, got)
+      // Shorter than its size said: changed under us (replaced by a rename keeps this one whole).
+      if (bytesRead === 0) return false
+      got += bytesRead
+    }
+    this.#bytes = buffer
+    return true
+  }
 }

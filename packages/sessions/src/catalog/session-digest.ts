@@ -24,15 +24,20 @@ export interface DigestState {
   problemCount: number
   /**
    * The latest request keys counted. A fresh mapper reads an appended tail, so it does not know what was
-   * counted before it; Claude repeats a request's usage on consecutive lines only, so the last few keys
-   * are enough to count a request split across the boundary once.
+   * counted before it; Claude repeats a request's usage on consecutive lines only (one line per content
+   * block of the message), so the last few keys are enough to count a request split across the boundary
+   * once.
    */
   recentRequestKeys: string[]
 }
 
 /** Models kept per session: every real session uses a handful; a bound for a hostile file. */
 const MAX_MODELS = 16
-const RECENT_REQUEST_KEYS = 32
+/**
+ * Request keys kept: the last one is what an append needs (the lines of one request are consecutive); a few
+ * more cost little. Not more: they were half of the catalog's JSON at 32, and every `list` parses it.
+ */
+const RECENT_REQUEST_KEYS = 4
 const TITLE_RANK = { set: 3, generated: 2, summary: 1 } as const
 
 export function emptyDigest(): DigestState {
@@ -84,7 +89,8 @@ export function digestEvent(state: DigestState, event: ConversationEvent): void 
       if (key !== undefined) {
         if (state.recentRequestKeys.includes(key)) break
         state.recentRequestKeys.push(key)
-        if (state.recentRequestKeys.length > RECENT_REQUEST_KEYS) state.recentRequestKeys.shift()
+        if (state.recentRequestKeys.length > RECENT_REQUEST_KEYS)
+          state.recentRequestKeys.splice(0, state.recentRequestKeys.length - RECENT_REQUEST_KEYS)
       }
       addModel(state, event.model)
       for (const field of Object.keys(state.usage) as (keyof Usage)[])

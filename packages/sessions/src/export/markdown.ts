@@ -4,7 +4,10 @@ import type { RedactionReport } from '../redact/redactor.js'
 import type { SessionFacts, Turn, TurnItem } from './turns.js'
 import { fenced, markdownProse, showControls } from './text-safety.js'
 
-const NUMBER = new Intl.NumberFormat('en-US')
+// Made on first use, not at import: creating the first Intl formatter loads ICU's data (~50–200 ms), which
+// every command importing the package (`search`, `list`) paid before.
+let numberFormat: Intl.NumberFormat | undefined
+const NUMBER = { format: (n: number) => (numberFormat ??= new Intl.NumberFormat('en-US')).format(n) }
 
 export function formatUsage(usage: Usage): string {
   const parts = [`${NUMBER.format(usage.inputTokens)} in`]

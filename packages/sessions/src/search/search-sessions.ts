@@ -4,6 +4,7 @@ import { sessionOf, type CatalogSession } from '../catalog/catalog-session.js'
 import type { CachedEntry } from '../catalog/cache-store.js'
 import { CATALOG_OPTION_NAMES, checkCatalogOptions } from '../catalog/options.js'
 import { readEvents } from '../catalog/read-events.js'
+import { agentOf } from '../formats/index.js'
 import type { Agent, ConversationEvent } from '../model.js'
 import { checkOptionsBag, invalid } from '../options.js'
 import type { SearchOptions } from './options.js'
@@ -88,26 +89,24 @@ export async function searchSessions(query: string, options: SearchOptions = {})
     onCacheError: where.onCacheError,
   })
   const parents = new Map(entries.map((entry) => [entry.file, entry]))
+  // Session-level filters and the order from the entries' own numbers: a session's view is made only for
+  // the files the index lets through (most of a warm search's entries are never looked at again).
   const sessions = entries
     .filter((entry) => entry.note === undefined)
-    .map((entry) => ({
-      entry,
-      session: sessionOf(entry),
-      parent: entry.parent === undefined ? undefined : parents.get(entry.parent),
-    }))
-    .filter(({ session, parent }) =>
-      passes(filters, parent === undefined ? session : sessionOf(parent), session),
-    )
-    .sort((a, b) =>
-      a.session.updatedAt < b.session.updatedAt ? 1 : a.session.updatedAt > b.session.updatedAt ? -1 : 0,
-    )
+    .map((entry) => {
+      const parent = entry.parent === undefined ? undefined : parents.get(entry.parent)
+      return { entry, parent, updated: entry.digest.last ?? entry.mtimeMs }
+    })
+    .filter(({ entry, parent }) => passes(filters, parent ?? entry, entry))
+    .sort((a, b) => b.updated - a.updated)
   const hits: SearchHit[] = []
   let candidates = 0
-  for (const { entry, session, parent } of sessions) {
+  for (const { entry, parent } of sessions) {
     if (hits.length >= filters.limit) break
     where.signal?.throwIfAborted()
     if (entry.filter?.bytes !== undefined && !filterHasAll(entry.filter.bytes, parsed.keys)) continue
     candidates++
+    const session = sessionOf(entry)
     const found = await searchFile(
       entry,
       parent === undefined ? session : { ...sessionOf(parent), file: session.file },
@@ -180,10 +179,12 @@ function checkFilters(bag: Readonly<Record<string, unknown>>): Filters {
 }
 
 /** Session-level filters; `owner` is the session a subagent transcript belongs to (itself otherwise). */
-function passes(filters: Filters, owner: CatalogSession, session: CatalogSession): boolean {
-  if (filters.agents !== undefined && !filters.agents.has(owner.agent)) return false
-  if (filters.project !== undefined && !(owner.cwd ?? '').includes(filters.project)) return false
-  return Date.parse(session.updatedAt) >= filters.since && Date.parse(session.createdAt) <= filters.until
+function passes(filters: Filters, owner: CachedEntry, entry: CachedEntry): boolean {
+  if (filters.agents !== undefined && !filters.agents.has(agentOf(owner.format))) return false
+  if (filters.project !== undefined && !(owner.digest.cwd ?? '').includes(filters.project)) return false
+  // A file without a time goes by its mtime (as its session's createdAt and updatedAt do).
+  const { first, last } = entry.digest
+  return (last ?? entry.mtimeMs) >= filters.since && (first ?? entry.mtimeMs) <= filters.until
 }
 
 /** Reads one candidate file and returns its hits, best first. */
