@@ -1,13 +1,11 @@
 import type { Writable } from 'node:stream'
 import { inspect } from 'node:util'
 import { CleanupPass, type PassResult } from './cleanup-pass.js'
-import { armTimer, systemClock, type Clock } from './clock.js'
+import { armTimer, type Clock } from './clock.js'
 import { drainStream } from './drain.js'
 import { watchEpipe } from './epipe.js'
 import { ShutdownForcedError } from './errors.js'
 import { currentExitCode, EXIT_CODE_FATAL, exitCodeForSignal, type ShutdownSignal } from './exit-codes.js'
-import { ExitInterceptor } from './exit-interceptor.js'
-import { formatReport } from './format-report.js'
 import { ListenerBag } from './listener-bag.js'
 import type {
   CleanupFunction,
@@ -21,16 +19,26 @@ import type {
   SignalHandlerOptions,
 } from './options.js'
 import { assertKnownKeys, FOREIGN } from './known-keys.js'
+import { ProcessExit } from './process-exit.js'
 import { describeReason, type ShutdownReason } from './reason.js'
 import { CleanupRegistry } from './registry.js'
-import { reportHasProblems, type ShutdownReport } from './report.js'
+import { ReportChannel } from './report-channel.js'
+import type { ShutdownReport } from './report.js'
+import {
+  CLEANUP_OPTIONS,
+  DEFAULT_DUPLICATE_WINDOW_MS,
+  PHASES,
+  resolveShutdownOptions,
+  SIGNAL_OPTIONS,
+  TIMEOUT_OPTIONS,
+  WINDOWS_CONSOLE_CLOSE_BUDGET_MS,
+} from './shutdown-settings.js'
 import { SignalGate } from './signal-gate.js'
 import {
   assertDuration,
   assertExitCode,
   assertFunction,
   assertOneOf,
-  assertOptionalBoolean,
   assertOptionalFunction,
   assertOptions,
   assertSignal,
@@ -39,32 +47,6 @@ import {
   assertTimeout,
   assertWritable,
 } from './validate.js'
-
-const DEFAULT_TIMEOUT_MS = 5000
-const DEFAULT_CLEANUP_TIMEOUT_MS = 2000
-// exit-hook 5.1 settled on 1 s for its stdio flush; ours is carved out of the overall deadline instead.
-const DEFAULT_DRAIN_TIMEOUT_MS = 1000
-// npm/pnpm deliver one Ctrl-C twice within milliseconds; a human's second press takes far longer.
-const DEFAULT_DUPLICATE_WINDOW_MS = 200
-// Windows kills a process about 10 s after its console closes (delivered as SIGHUP); finish well before.
-const WINDOWS_CONSOLE_CLOSE_BUDGET_MS = 8000
-const PHASES = ['first', 'normal', 'last'] as const
-
-// The option names each call reads; anything else is rejected at the call (see known-keys.ts).
-const SHUTDOWN_OPTIONS = [
-  'timeoutMs',
-  'cleanupTimeoutMs',
-  'drainTimeoutMs',
-  'onReport',
-  'process',
-  'stdout',
-  'stderr',
-  'clock',
-  'reraiseSignals',
-]
-const CLEANUP_OPTIONS = ['name', 'timeoutMs', 'phase', 'sync']
-const TIMEOUT_OPTIONS = ['timeoutMs']
-const SIGNAL_OPTIONS = ['signals', 'duplicateWindowMs', 'secondSignal']
 
 type FatalOrigin = 'uncaughtException' | 'unhandledRejection'
 
@@ -82,11 +64,10 @@ export class Shutdown {
   readonly #timeoutMs: number
   readonly #cleanupTimeoutMs: number
   readonly #drainTimeoutMs: number
-  readonly #reraiseSignals: boolean
-  // Holds process.exit() while cleanups run and while the process exits, so a cleanup or hook calling it
-  // cannot skip the rest (the later cleanups, the drain, the recorder's 'exit' drain).
-  readonly #interceptor: ExitInterceptor
-  #onReport: (report: ShutdownReport) => void
+  // The one real exit, the hold on process.exit() and what runs inside the 'exit' event.
+  readonly #processExit: ProcessExit
+  // The report, once per exit, and notes on stderr.
+  readonly #out: ReportChannel
   readonly #registry = new CleanupRegistry()
   readonly #signalGate = new SignalGate(DEFAULT_DUPLICATE_WINDOW_MS)
   readonly #signalListeners: ListenerBag
@@ -101,37 +82,24 @@ export class Shutdown {
     { code: number; readonly reason: ShutdownReason; readonly promise: Promise<ShutdownReport> } | undefined
   readonly #laterReasons: ShutdownReason[] = []
   #secondSignal: 'force' | 'ignore' = 'force'
-  // process.exit must be called once even when a forced exit races the graceful path.
-  #exited = false
-  // The report delivered to onReport: once per exit, even when a forced exit races the graceful path.
-  #reported: ShutdownReport | undefined
-  // The 'exit' listener that runs sync variants is only present while a sync variant is registered.
-  #exitListenerInstalled = false
-  // True while the 'exit' event is being emitted (by our exit or while our sync variants run): a held
-  // process.exit() can then only adjust the code, since nothing asynchronous runs any more.
-  #inExitEvent = false
-  // The sync variant running now, to name it when it calls process.exit().
-  #syncRunning: string | undefined
 
   constructor(options: ShutdownOptions = {}) {
-    assertOptions('options', options)
-    assertKnownKeys('createShutdown(options)', options, SHUTDOWN_OPTIONS, FOREIGN.createShutdown)
-    this.#timeoutMs = assertTimeout('timeoutMs', options.timeoutMs ?? DEFAULT_TIMEOUT_MS)
-    this.#cleanupTimeoutMs = assertTimeout(
-      'cleanupTimeoutMs',
-      options.cleanupTimeoutMs ?? DEFAULT_CLEANUP_TIMEOUT_MS,
-    )
-    this.#drainTimeoutMs = assertDuration(
-      'drainTimeoutMs',
-      options.drainTimeoutMs ?? DEFAULT_DRAIN_TIMEOUT_MS,
-    )
-    this.#onReport = assertOptionalFunction('onReport', options.onReport) ?? this.#defaultOnReport
-    this.#process = options.process ?? globalThis.process
-    this.#stdout = options.stdout === undefined ? globalThis.process.stdout : options.stdout
-    this.#stderr = options.stderr === undefined ? globalThis.process.stderr : options.stderr
-    this.#clock = options.clock ?? systemClock
-    this.#reraiseSignals = assertOptionalBoolean('reraiseSignals', options.reraiseSignals) ?? true
-    this.#interceptor = new ExitInterceptor(this.#process, this.#onExitCall)
+    const settings = resolveShutdownOptions(options)
+    this.#timeoutMs = settings.timeoutMs
+    this.#cleanupTimeoutMs = settings.cleanupTimeoutMs
+    this.#drainTimeoutMs = settings.drainTimeoutMs
+    this.#out = new ReportChannel(settings.stderr, settings.onReport)
+    this.#process = settings.process
+    this.#stdout = settings.stdout
+    this.#stderr = settings.stderr
+    this.#clock = settings.clock
+    this.#processExit = new ProcessExit({
+      process: this.#process,
+      registry: this.#registry,
+      reraiseSignals: settings.reraiseSignals,
+      onExitCall: this.#onExitCall,
+      writeStderr: (text) => this.#out.writeStderr(text),
+    })
     this.#signalListeners = new ListenerBag(this.#process)
     this.#fatalListeners = new ListenerBag(this.#process)
     this.#stallListener = new ListenerBag(this.#process)
@@ -155,9 +123,9 @@ export class Shutdown {
       timeoutMs: options.timeoutMs === undefined ? undefined : assertTimeout('timeoutMs', options.timeoutMs),
       sync: assertOptionalFunction('sync', options.sync),
     })
-    if (entry.sync) this.#syncExitListener()
+    if (entry.sync) this.#processExit.syncVariantsChanged()
     return () => {
-      if (this.#registry.remove(entry) && entry.sync) this.#syncExitListener()
+      if (this.#registry.remove(entry) && entry.sync) this.#processExit.syncVariantsChanged()
     }
   }
 
@@ -199,7 +167,7 @@ export class Shutdown {
    * default (print the report to stderr when something went wrong).
    */
   setReportHandler(handler: ((report: ShutdownReport) => void) | undefined): void {
-    this.#onReport = assertOptionalFunction('handler', handler) ?? this.#defaultOnReport
+    this.#out.setHandler(assertOptionalFunction('handler', handler))
   }
 
   /**
@@ -264,7 +232,7 @@ export class Shutdown {
       try {
         onFatal(error, origin)
       } catch (hookError) {
-        this.#writeStderr(`onFatal threw: ${inspect(hookError)}\n`)
+        this.#out.writeStderr(`onFatal threw: ${inspect(hookError)}\n`)
       }
       void this.#beginExit({ type: 'fatal', origin, error }, EXIT_CODE_FATAL, undefined)
     }
@@ -318,7 +286,7 @@ export class Shutdown {
     disarm()
     // A forced exit may have reported (and exited) already; callers get the report that was delivered.
     // The code is read again: a held process.exit(n) may have turned a success into a failure.
-    const report = this.#report(this.#compose(result, this.#exit?.code ?? code, false, reason))
+    const report = this.#out.deliver(this.#compose(result, this.#exit?.code ?? code, false, reason))
     const drainMs = budgetMs - (this.#clock.now() - startedAt)
     const streams = new Set([this.#stdout, this.#stderr].filter((s): s is Writable => s !== null))
     await Promise.all([...streams].map((stream) => drainStream(stream, drainMs, this.#clock)))
@@ -356,7 +324,7 @@ export class Shutdown {
    * when the loop empties, and hold process.exit() calls.
    */
   #hold(): void {
-    this.#interceptor.hold()
+    this.#processExit.hold()
     // Node emits 'beforeExit' only when nothing is left to keep the loop alive (never after exit()).
     // Without this, `await runExitCleanup()` with such a cleanup just ended the process mid-pass (exit 13
     // in ESM, 0 in CommonJS) and the code after the await never ran.
@@ -364,7 +332,7 @@ export class Shutdown {
   }
 
   #release(): void {
-    this.#interceptor.release()
+    this.#processExit.release()
     this.#stallListener.removeAll()
   }
 
@@ -375,13 +343,13 @@ export class Shutdown {
    */
   readonly #onExitCall = (requested: unknown): void => {
     const code = currentExitCode(requested ?? this.#process.exitCode)
-    const cleanup = this.#syncRunning ?? this.#pass?.currentName
+    const cleanup = this.#processExit.syncRunning ?? this.#pass?.currentName
     const reason: ShutdownReason = { type: 'process-exit', code, ...(cleanup !== undefined && { cleanup }) }
-    if (this.#inExitEvent) {
+    if (this.#processExit.inExitEvent) {
       // Only synchronous work is left: Node exits with process.exitCode once every 'exit' listener ran.
       this.#laterReasons.push(reason)
       if (currentExitCode(this.#process.exitCode) === 0 && code !== 0) this.#process.exitCode = code
-      this.#writeStderr(`${describeReason(reason)} during exit: held until the other exit work ran\n`)
+      this.#out.writeStderr(`${describeReason(reason)} during exit: held until the other exit work ran\n`)
       return
     }
     if (this.#exit === undefined) {
@@ -396,9 +364,9 @@ export class Shutdown {
   }
 
   #forceExit(signal: ShutdownSignal): void {
-    if (this.#exited || this.#exit === undefined) return
+    if (this.#processExit.exited || this.#exit === undefined) return
     const result = this.#pass?.stop(new ShutdownForcedError(signal))
-    if (result) this.#report(this.#compose(result, this.#exit.code, true, this.#exit.reason))
+    if (result) this.#out.deliver(this.#compose(result, this.#exit.code, true, this.#exit.reason))
     this.#finish(this.#exit.code)
   }
 
@@ -415,120 +383,17 @@ export class Shutdown {
     return { ...result, reason, exitCode, laterReasons: [...this.#laterReasons], forced }
   }
 
-  /** Delivers `report` to onReport unless one was delivered already; returns the one delivered. */
-  #report(report: ShutdownReport): ShutdownReport {
-    if (this.#reported) return this.#reported
-    this.#reported = report
-    try {
-      this.#onReport(report)
-    } catch (error) {
-      this.#writeStderr(`onReport threw: ${inspect(error)}\n`)
-    }
-    return report
-  }
-
   #finish(code: number): void {
-    if (this.#exited) return
-    this.#exited = true
+    if (this.#processExit.exited) return
     // Hand signals back to Node's defaults (and stop trapping errors) before leaving.
     this.#signalListeners.removeAll()
     this.#fatalListeners.removeAll()
     this.#stallListener.removeAll()
     const reason = this.#exit?.reason
-    if (reason?.type === 'signal') this.#reraiseOnExit(reason.signal)
-    // Held through the exit itself: an 'exit' listener calling process.exit() must not cut off the ones
-    // after it (the recorder's exit drain among them).
-    this.#interceptor.hold()
-    this.#inExitEvent = true
-    try {
-      this.#interceptor.exit(code)
-    } finally {
-      // Only reached with an injected process whose exit() returns.
-      this.#inExitEvent = false
-      this.#interceptor.release()
-    }
-  }
-
-  /**
-   * Ends the process by `signal` once every other 'exit' listener has run (ours is added last, at the
-   * exit), so the parent sees a death by signal. Our handler is gone by then, so the default action
-   * applies. When the signal does not end the process (ignored, or handled by someone else), Node goes
-   * on to exit with 128 + n. Windows cannot re-raise (process.kill terminates with code 1; SIGHUP throws
-   * ENOSYS), so it always exits 128 + n.
-   */
-  #reraiseOnExit(signal: ShutdownSignal): void {
-    const port = this.#process
-    const { pid } = port
-    if (!this.#reraiseSignals || port.platform === 'win32' || port.kill === undefined || pid === undefined)
-      return
-    const raise = (): void => {
-      port.removeListener('exit', raise)
-      // Any JavaScript listener left (signal-exit's, pulled in by proper-lockfile or write-file-atomic)
-      // would turn the signal into an event for a loop that never turns again, and the process would
-      // exit 128 + n instead. None of them can run any more at this point, so removing them loses
-      // nothing; with none left, Node restores the default action.
-      port.removeAllListeners?.(signal)
-      try {
-        port.kill?.(pid, signal)
-      } catch {
-        // Re-raising is best effort: Node then exits with 128 + n, which the shell reports the same way.
-      }
-    }
-    port.on('exit', raise)
-  }
-
-  #syncExitListener(): void {
-    const wanted = this.#registry.syncCount > 0
-    if (wanted === this.#exitListenerInstalled) return
-    this.#exitListenerInstalled = wanted
-    if (wanted) this.#process.on('exit', this.#runSyncVariants)
-    else this.#process.removeListener('exit', this.#runSyncVariants)
-  }
-
-  // 'exit' listeners may only do synchronous work: what is still queued is abandoned after them.
-  // A sync variant calling process.exit() is held, so the remaining ones and the 'exit' listeners after
-  // ours still run.
-  readonly #runSyncVariants = (): void => {
-    const wasHeld = this.#interceptor.held
-    const wasInExit = this.#inExitEvent
-    this.#interceptor.hold()
-    this.#inExitEvent = true
-    try {
-      for (const entry of this.#registry.needingSync()) {
-        entry.state = 'settled'
-        this.#syncRunning = entry.name
-        try {
-          entry.sync?.()
-        } catch (error) {
-          this.#writeStderr(`sync cleanup "${entry.name}" threw: ${inspect(error)}\n`)
-        } finally {
-          this.#syncRunning = undefined
-        }
-      }
-    } finally {
-      // An exit not started by us (a direct process.exit()): hand process.exit back after our listener.
-      if (!wasHeld) {
-        this.#interceptor.release()
-        this.#inExitEvent = wasInExit
-      }
-    }
-  }
-
-  readonly #defaultOnReport = (report: ShutdownReport): void => {
-    if (reportHasProblems(report)) this.#writeStderr(formatReport(report))
+    this.#processExit.exit(code, reason?.type === 'signal' ? reason.signal : undefined)
   }
 
   readonly #printFatal = (error: unknown, origin: FatalOrigin): void => {
-    this.#writeStderr(`${origin}: ${inspect(error)}\n`)
-  }
-
-  #writeStderr(text: string): void {
-    const stderr = this.#stderr
-    if (!stderr || stderr.destroyed || !stderr.writable) return
-    try {
-      stderr.write(text)
-    } catch {
-      // The last place to say something is gone; there is nowhere left to report this.
-    }
+    this.#out.writeStderr(`${origin}: ${inspect(error)}\n`)
   }
 }
