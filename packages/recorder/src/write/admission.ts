@@ -14,7 +14,7 @@ import type { Writer } from './writer.js'
 
 export interface AdmissionSettings {
   readonly queue: RecordQueue
-  readonly writer: () => Writer
+  readonly writer: Writer
   readonly lock: LockKeeper
   readonly maxQueueChars: number
   /** `maxHeldChars`: the bound on the strings held by reference. */
@@ -30,10 +30,15 @@ export interface AdmissionSettings {
  */
 export class Admission {
   readonly #s: AdmissionSettings
-  overflowEvents = 0
+  #overflowEvents = 0
 
   constructor(settings: AdmissionSettings) {
     this.#s = settings
+  }
+
+  /** `record()` calls that found the queue past a bound (`stats().overflowEvents`). */
+  get overflowEvents(): number {
+    return this.#overflowEvents
   }
 
   /**
@@ -76,15 +81,14 @@ export class Admission {
    * nothing accepted is ever dropped and the queue never holds more than the bound plus one record.
    */
   makeRoomFor(prepared: Prepared): 'within' | 'over' {
-    const { queue, lock } = this.#s
+    const { queue, lock, writer } = this.#s
     const bound = this.#s.maxQueueChars
     const own = prepared.chars - prepared.heldChars
     const admitted = queue.admits(own, prepared.heldChars, bound)
     if (admitted !== null) return admitted
-    this.overflowEvents++
+    this.#overflowEvents++
     let why = 'overflow is set to throw'
     if (this.#s.overflow === 'drain-sync') {
-      const writer = this.#s.writer()
       if (writer.failure === null && writer.fatal === null && lock.isOurs()) {
         writer.drainSync(roomGoal(queue, own, prepared.heldChars, Math.floor(bound / 2)), false)
       }

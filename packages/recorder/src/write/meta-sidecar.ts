@@ -4,7 +4,7 @@ import { metaPathOf, sidecarDirOf } from '../format/record-format.js'
 import { ensureSidecarDir } from '../format/sidecar-dir.js'
 import type { RecorderFs } from '../util/recorder-fs.js'
 import { limited } from '../util/write-limiter.js'
-import type { Watermarks } from './watermarks.js'
+import type { WatermarkView } from './watermarks.js'
 
 /** Where a fresh session's counts start. */
 export const FRESH_META_BASE: MetaBase = { createdAt: null, recordCount: 0, title: undefined }
@@ -107,7 +107,7 @@ export class SessionSidecar {
   }
 
   /** The persisted watermark may have moved. */
-  follow(marks: Watermarks): void {
+  follow(marks: WatermarkView): void {
     const persisted = marks.persisted
     if (persisted.count === this.#count) return
     this.#count = persisted.count

@@ -9,10 +9,16 @@ export class Reporter {
   readonly #onError: ((error: RecorderError) => unknown) | undefined
   // A warning was emitted for the current failure episode (reset when writing recovers).
   #warned = false
-  exiting = false
+  // Inside the exit listener: no later tick runs, so reports are delivered at once (see report()).
+  #exiting = false
 
   constructor(onError: ((error: RecorderError) => unknown) | undefined) {
     this.#onError = onError
+  }
+
+  /** The process is exiting: from now on every report is delivered synchronously. */
+  enterExit(): void {
+    this.#exiting = true
   }
 
   recovered(): void {
@@ -25,7 +31,7 @@ export class Reporter {
    * they are delivered at once there.
    */
   report(error: RecorderError, firstOfEpisode = true): void {
-    if (this.exiting) this.#deliver(error, firstOfEpisode)
+    if (this.#exiting) this.#deliver(error, firstOfEpisode)
     else queueMicrotask(() => this.#deliver(error, firstOfEpisode))
   }
 
@@ -35,7 +41,7 @@ export class Reporter {
       // Never silent: without a handler, the first failure of each episode becomes a process warning.
       if (firstOfEpisode && !this.#warned) {
         this.#warned = true
-        if (this.exiting) writeStderr(`${error.name} [${error.code}]: ${error.message}\n`)
+        if (this.#exiting) writeStderr(`${error.name} [${error.code}]: ${error.message}\n`)
         else process.emitWarning(error)
       }
       return

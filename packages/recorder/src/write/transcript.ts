@@ -99,9 +99,10 @@ export class Transcript {
   // What the open file starts and ends with, as far as we know: a path check compares it, not just the size.
   readonly #expected = new ExpectedContent()
 
-  writes = 0
-  bytesWritten = 0
-  retries = 0
+  // Counters for stats(), read at once through `counts`.
+  #writes = 0
+  #bytesWritten = 0
+  #retries = 0
 
   constructor(
     filePath: string,
@@ -117,6 +118,11 @@ export class Transcript {
     this.#checkIntervalMs = checkIntervalMs
     this.#error = error
     this.#entries = new io.NewEntries(durable)
+  }
+
+  /** Completed writes, the bytes they wrote, and the calls retried after a transient error. */
+  get counts(): { readonly writes: number; readonly bytesWritten: number; readonly retries: number } {
+    return { writes: this.#writes, bytesWritten: this.#bytesWritten, retries: this.#retries }
   }
 
   get isOpen(): boolean {
@@ -348,8 +354,8 @@ export class Transcript {
         this.#expected.landed(this.#size, buffer.subarray(offset, offset + bytes))
         offset += bytes
         this.#size += bytes
-        this.writes++
-        this.bytesWritten += bytes
+        this.#writes++
+        this.#bytesWritten += bytes
         progress(bytes)
       }
       this.#inFlight = { base: this.#size, length: buffer.length - offset, landed }
@@ -359,7 +365,7 @@ export class Transcript {
       } catch (error) {
         this.#inFlight = null
         if (isTransient(error) && transientFailures < TRANSIENT_RETRIES) {
-          this.retries++
+          this.#retries++
           yield* io.sleep(TRANSIENT_FIRST_DELAY_MS << transientFailures++)
           continue
         }
@@ -375,7 +381,7 @@ export class Transcript {
         if (transientFailures >= TRANSIENT_RETRIES) {
           throw this.#error(RecorderErrorCode.WRITE_FAILED, 'the transcript accepted no bytes', undefined)
         }
-        this.retries++
+        this.#retries++
         yield* io.sleep(TRANSIENT_FIRST_DELAY_MS << transientFailures++)
       }
     }
@@ -397,7 +403,7 @@ export class Transcript {
         break
       } catch (error) {
         if (isTransient(error) && transientFailures < TRANSIENT_RETRIES) {
-          this.retries++
+          this.#retries++
           yield* io.sleep(TRANSIENT_FIRST_DELAY_MS << transientFailures++)
           continue
         }

@@ -9,6 +9,31 @@ interface Waiter {
   readonly reject: (error: RecorderError) => void
 }
 
+/** A `ready()` call waiting for the transcript to be open. */
+interface OpenWaiter {
+  readonly resolve: () => void
+  readonly reject: (error: RecorderError) => void
+}
+
+/** What the rest of the recorder may read of the watermarks (only the write cycle moves them). */
+export interface WatermarkView {
+  /** The watermark `flush()` reports: with `fsync: 'batch'` only synced records count. */
+  readonly persisted: FlushWatermark
+  /** Records handed to the OS, counted from this recorder's start. */
+  readonly written: number
+  readonly firstWrittenAt: string | null
+  readonly lastWrittenAt: string | null
+  /** Most records that went out in one write. */
+  readonly maxBatchRecords: number
+  unwritten(recorded: number): number
+  satisfied(target: number): boolean
+}
+
+/** Who follows the persisted watermark (the meta sidecar): told after every step of the cycle. */
+export interface WatermarkFollower {
+  follow(marks: WatermarkView): void
+}
+
 /** Where a record's bytes end in the file, and how many records were written once they were. */
 interface WrittenPoint {
   readonly end: number
@@ -26,43 +51,77 @@ const MAX_POINTS = 4096
  * `written` (handed to the OS), `verified` (and found at the path by a check made after the write), `synced`
  * (and covered by an fdatasync). `flush()` waiters resolve once all three that their durability asks for
  * reach their target: a flush never resolves for records sitting in a file that is no longer at the path.
+ *
+ * The one owner of "waiting for the write cycle": `flush()` waiters wait for a count, `ready()` waiters for
+ * the transcript to be open (the point where the count starts); a failure rejects both alike.
  */
-export class Watermarks {
+export class Watermarks implements WatermarkView {
   readonly #fsync: FsyncMode
-  written = 0
-  writtenUuid: string | null = null
-  verified = 0
-  synced = 0
-  syncedUuid: string | null = null
-  firstWrittenAt: string | null = null
-  lastWrittenAt: string | null = null
-  maxBatchRecords = 0
+  readonly #follower: WatermarkFollower | null
+  #written = 0
+  #writtenUuid: string | null
+  #verified = 0
+  #synced = 0
+  #syncedUuid: string | null
+  #firstWrittenAt: string | null = null
+  #lastWrittenAt: string | null = null
+  #maxBatchRecords = 0
   #points: WrittenPoint[] = []
   // Older points were forgotten: a truncation reaching before the oldest one can only be counted as "at least".
   #dropped = false
   #waiters: Waiter[] = []
+  #openWaiters: OpenWaiter[] = []
 
-  constructor(fsync: FsyncMode, resumedUuid: string | null) {
+  constructor(fsync: FsyncMode, resumedUuid: string | null, follower: WatermarkFollower | null = null) {
     this.#fsync = fsync
-    this.writtenUuid = resumedUuid
-    this.syncedUuid = resumedUuid
+    this.#follower = follower
+    this.#writtenUuid = resumedUuid
+    this.#syncedUuid = resumedUuid
+  }
+
+  get written(): number {
+    return this.#written
+  }
+
+  get writtenUuid(): string | null {
+    return this.#writtenUuid
+  }
+
+  get verified(): number {
+    return this.#verified
+  }
+
+  get synced(): number {
+    return this.#synced
+  }
+
+  get firstWrittenAt(): string | null {
+    return this.#firstWrittenAt
+  }
+
+  get lastWrittenAt(): string | null {
+    return this.#lastWrittenAt
+  }
+
+  get maxBatchRecords(): number {
+    return this.#maxBatchRecords
   }
 
   /** The watermark `flush()` reports: with `fsync: 'batch'` only synced records count. */
   get persisted(): FlushWatermark {
     return this.#fsync === 'batch'
-      ? { uuid: this.syncedUuid, count: this.synced }
-      : { uuid: this.writtenUuid, count: this.written }
+      ? { uuid: this.#syncedUuid, count: this.#synced }
+      : { uuid: this.#writtenUuid, count: this.#written }
   }
 
   /** Records accepted (`recorded` of them) that are not persisted yet. */
   unwritten(recorded: number): number {
-    return recorded - (this.#fsync === 'never' ? this.written : this.synced)
+    return recorded - (this.#fsync === 'never' ? this.#written : this.#synced)
   }
 
   /** Whether everything up to `target` is written, at the path, and synced if the durability asks for it. */
   satisfied(target: number): boolean {
-    return this.verified >= target && (this.#fsync === 'never' || this.synced >= target)
+    return this.#verified >= target && (this.#fsync === 'never' || this.#synced >= target)
   }
 
   /** The largest target a waiter has (0 without waiters). */
@@ -80,15 +139,25 @@ export class Watermarks {
     return new Promise((resolve, reject) => this.#waiters.push({ target, resolve, reject }))
   }
 
+  /** Resolves at the next {@link opened} (a `ready()` call); rejected by a failure first. */
+  waitOpen(): Promise<void> {
+    return new Promise((resolve, reject) => this.#openWaiters.push({ resolve, reject }))
+  }
+
+  /** The loop has stopped for good: no open will come, so a pending `ready()` resolves (it did not fail). */
+  releaseOpenWaiters(): void {
+    for (const waiter of this.#openWaiters.splice(0)) waiter.resolve()
+  }
+
   /** A chunk was written in full; the file now ends at `end`. */
   committed(chunk: Chunk, end: number): void {
     if (chunk.completes === 0) return
-    this.written += chunk.completes
-    this.writtenUuid = chunk.lastUuid
-    this.firstWrittenAt ??= chunk.firstTimestamp
-    this.lastWrittenAt = chunk.lastTimestamp
-    if (chunk.completes > this.maxBatchRecords) this.maxBatchRecords = chunk.completes
-    this.#points.push({ end, count: this.written, uuid: chunk.lastUuid })
+    this.#written += chunk.completes
+    this.#writtenUuid = chunk.lastUuid
+    this.#firstWrittenAt ??= chunk.firstTimestamp
+    this.#lastWrittenAt = chunk.lastTimestamp
+    if (chunk.completes > this.#maxBatchRecords) this.#maxBatchRecords = chunk.completes
+    this.#points.push({ end, count: this.#written, uuid: chunk.lastUuid })
     if (this.#points.length > MAX_POINTS) {
       this.#points.splice(0, this.#points.length - MAX_POINTS)
       this.#dropped = true
@@ -101,18 +170,18 @@ export class Watermarks {
    * lack acknowledged records).
    */
   confirmAgain(): void {
-    if (this.written > 0 && this.verified >= this.written) this.verified = this.written - 1
+    if (this.#written > 0 && this.#verified >= this.#written) this.#verified = this.#written - 1
   }
 
   /** A check found the path naming the file: every record written so far is there. */
   verifiedAll(): void {
-    this.verified = this.written
+    this.#verified = this.#written
   }
 
   /** An fdatasync that started with `written` records written completed. */
   syncedUpTo(written: number, writtenUuid: string | null): void {
-    this.synced = written
-    this.syncedUuid = writtenUuid
+    this.#synced = written
+    this.#syncedUuid = writtenUuid
   }
 
   /**
@@ -120,15 +189,19 @@ export class Watermarks {
    * which has never been synced: they need a sync there before they count as synced again.
    */
   replaced(): void {
-    if (this.synced > this.verified) this.synced = this.verified
+    if (this.#synced > this.#verified) this.#synced = this.#verified
     // Offsets of the old file mean nothing in the new one: a later truncation cannot be counted from them.
     this.#points = []
     this.#dropped = true
   }
 
-  /** Where this recorder's records start in the file (its size when first opened): counts 0 there. */
+  /**
+   * The transcript was opened, `size` bytes long: where this recorder's records start in the file when
+   * first opened (counts 0 there). Every `ready()` waiting resolves.
+   */
   opened(size: number): void {
-    if (this.#points.length === 0) this.#points.push({ end: size, count: this.written, uuid: null })
+    if (this.#points.length === 0) this.#points.push({ end: size, count: this.#written, uuid: null })
+    for (const waiter of this.#openWaiters.splice(0)) waiter.resolve()
   }
 
   /**
@@ -140,7 +213,7 @@ export class Watermarks {
     this.#points = []
     const exact = !this.#dropped
     this.#dropped = true
-    return first === undefined ? { lost: null, exact: false } : { lost: this.written - first.count, exact }
+    return first === undefined ? { lost: null, exact: false } : { lost: this.#written - first.count, exact }
   }
 
   /**
@@ -152,12 +225,12 @@ export class Watermarks {
     let kept: WrittenPoint | undefined
     for (const point of this.#points) if (lastUuid !== null && point.uuid === lastUuid) kept = point
     const exact = !this.#dropped
-    this.#points = [{ end: size, count: this.written, uuid: null }]
+    this.#points = [{ end: size, count: this.#written, uuid: null }]
     this.#dropped = true
     if (kept === undefined) return { lost: null, exact: false }
-    if (this.verified > kept.count) this.verified = kept.count
-    if (this.synced > kept.count) this.synced = kept.count
-    return { lost: this.written - kept.count, exact }
+    if (this.#verified > kept.count) this.#verified = kept.count
+    if (this.#synced > kept.count) this.#synced = kept.count
+    return { lost: this.#written - kept.count, exact }
   }
 
   /**
@@ -175,13 +248,14 @@ export class Watermarks {
     }
     this.#points = this.#points.filter((point) => point.end <= size)
     if (!found) return { lost: null, exact: false }
-    if (this.verified > kept) this.verified = kept
-    if (this.synced > kept) this.synced = kept
-    return { lost: this.written - kept, exact: !this.#dropped }
+    if (this.#verified > kept) this.#verified = kept
+    if (this.#synced > kept) this.#synced = kept
+    return { lost: this.#written - kept, exact: !this.#dropped }
   }
 
-  /** Resolves every waiter whose target is met. */
+  /** Tells the follower where the persisted watermark is, and resolves every waiter whose target is met. */
   settle(): void {
+    this.#follower?.follow(this)
     if (this.#waiters.length === 0) return
     const watermark = this.persisted
     const waiting: Waiter[] = []
@@ -192,7 +266,9 @@ export class Watermarks {
     this.#waiters = waiting
   }
 
-  rejectAll(error: (waiter: { target: number }) => RecorderError): void {
-    for (const waiter of this.#waiters.splice(0)) waiter.reject(error(waiter))
+  /** A failure: every `flush()` and `ready()` waiting is rejected with it. */
+  rejectAll(error: RecorderError): void {
+    for (const waiter of this.#waiters.splice(0)) waiter.reject(error)
+    for (const waiter of this.#openWaiters.splice(0)) waiter.reject(error)
   }
 }

@@ -12,7 +12,7 @@ import type { Custody } from './custody.js'
 import { checkPath } from './path-check.js'
 import { RetryBackoff } from './retry-backoff.js'
 import type { Transcript } from './transcript.js'
-import { Watermarks } from './watermarks.js'
+import { type WatermarkFollower, type WatermarkView, Watermarks } from './watermarks.js'
 
 export interface WriterSettings {
   readonly fs: RecorderFs
@@ -29,12 +29,19 @@ export interface WriterSettings {
   readonly error: (code: RecorderErrorCode, what: string, cause: unknown) => RecorderError
   /** The same error, restated with the count of records unwritten now. */
   readonly withCount: (error: RecorderError) => RecorderError
-  /** The persisted watermark moved (for the meta sidecar). */
-  readonly onPersisted: (watermarks: Watermarks) => void
-  /** The transcript was opened (for ready()). */
-  readonly onOpened: () => void
-  /** A failure: ready() waiters are rejected with it. */
-  readonly onFailed: (error: RecorderError) => void
+  /** Who follows the persisted watermark (the meta sidecar; null without one). */
+  readonly follower: WatermarkFollower | null
+  /** Where the chain stood when the transcript was resumed (null: a new transcript). */
+  readonly resumedUuid: string | null
+}
+
+/** The writer's counters, read at once for `stats()`. */
+export interface WriterCounts {
+  readonly persisted: number
+  readonly maxBatchRecords: number
+  readonly fsyncs: number
+  readonly retries: number
+  readonly errors: number
 }
 
 /** The chunk being written and how many of its bytes are in the file. */
@@ -50,7 +57,8 @@ type Current = { readonly chunk: Chunk; written: number }
  */
 export class Writer {
   readonly #s: WriterSettings
-  readonly marks: Watermarks
+  // Only the cycle moves them; the rest of the recorder reads them through `marks`.
+  readonly #marks: Watermarks
   #current: Current | null = null
 
   // The background loop.
@@ -65,17 +73,47 @@ export class Writer {
   // The background loop opens the transcript even before the first record (cleared at close).
   #opening = true
 
-  failure: RecorderError | null = null
-  fatal: RecorderError | null = null
-  /** Why the last drainSync could not take over from the background loop (null: it could). */
-  refusal: string | null = null
-  fsyncs = 0
-  retries = 0
-  errors = 0
+  // The failure of the last attempt (cleared when one succeeds), and the one that ends the recorder for good.
+  #failure: RecorderError | null = null
+  #fatal: RecorderError | null = null
+  // Why the last drainSync could not take over from the background loop (null: it could).
+  #refusal: string | null = null
+  #fsyncs = 0
+  #retries = 0
+  #errors = 0
 
-  constructor(settings: WriterSettings, resumedUuid: string | null) {
+  constructor(settings: WriterSettings) {
     this.#s = settings
-    this.marks = new Watermarks(settings.fsync, resumedUuid)
+    this.#marks = new Watermarks(settings.fsync, settings.resumedUuid, settings.follower)
+  }
+
+  get marks(): WatermarkView {
+    return this.#marks
+  }
+
+  /** The failure of the last attempt; null once one succeeds. */
+  get failure(): RecorderError | null {
+    return this.#failure
+  }
+
+  /** The failure that ends the recorder for good (the session is someone else's). */
+  get fatal(): RecorderError | null {
+    return this.#fatal
+  }
+
+  /** Why the last drainSync could not take over from the background loop (null: it could). */
+  get refusal(): string | null {
+    return this.#refusal
+  }
+
+  get counts(): WriterCounts {
+    return {
+      persisted: this.#marks.persisted.count,
+      maxBatchRecords: this.#marks.maxBatchRecords,
+      fsyncs: this.#fsyncs,
+      retries: this.#retries,
+      errors: this.#errors,
+    }
   }
 
   get #midRecord(): boolean {
@@ -91,13 +129,12 @@ export class Writer {
     const t = this.#s.transcript
     for (;;) {
       if (!t.isOpen) {
-        if (!goal.open && !this.hasWork && goal.confirm() <= this.marks.verified) return
+        if (!goal.open && !this.hasWork && goal.confirm() <= this.#marks.verified) return
         // The directory first: the lock directory lives in it.
         yield* t.ensureDir()
         yield* io.requireLock()
         yield* t.open(this.#current !== null && this.#current.written > 0 && !t.hasCarry)
-        this.marks.opened(t.size)
-        this.#s.onOpened()
+        this.#marks.opened(t.size)
         continue
       }
       if (t.hasCarry) {
@@ -121,12 +158,12 @@ export class Writer {
         this.#settle()
         continue
       }
-      const target = Math.min(goal.confirm(), this.marks.written)
-      if (target > this.marks.verified) {
+      const target = Math.min(goal.confirm(), this.#marks.written)
+      if (target > this.#marks.verified) {
         yield* this.#check()
         continue
       }
-      if (goal.sync && this.#s.fsync !== 'never' && target > this.marks.synced) {
+      if (goal.sync && this.#s.fsync !== 'never' && target > this.#marks.synced) {
         yield* this.#sync()
         continue
       }
@@ -147,7 +184,7 @@ export class Writer {
     const t = this.#s.transcript
     if (current.chunk.nextHeadChars === 0) t.markLineEnd()
     this.#s.queue.commit(current.chunk)
-    this.marks.committed(current.chunk, t.size)
+    this.#marks.committed(current.chunk, t.size)
   }
 
   #take(): Current | null {
@@ -156,10 +193,10 @@ export class Writer {
   }
 
   *#sync(): io.Io<void> {
-    const { written, writtenUuid } = this.marks
+    const { written, writtenUuid } = this.#marks
     yield* this.#s.transcript.sync()
-    this.fsyncs++
-    this.marks.syncedUpTo(written, writtenUuid)
+    this.#fsyncs++
+    this.#marks.syncedUpTo(written, writtenUuid)
   }
 
   *#checkBeforeWrite(): io.Io<boolean> {
@@ -170,30 +207,49 @@ export class Writer {
   /** Checks the path; true when it still names our file as we left it (see path-check.ts). */
   *#check(): io.Io<boolean> {
     return yield* checkPath(this.#s.transcript, {
-      marks: this.marks,
+      marks: this.#marks,
       custody: this.#s.custody,
       error: this.#s.error,
       report: (code, message) => this.#s.reporter.report(this.#s.error(code, message, undefined)),
       restartChunk: () => {
         if (this.#current !== null) this.#current.written = 0
       },
-      final: (error) => (this.fatal = error),
+      final: (error) => (this.#fatal = error),
     })
   }
 
   #settle(): void {
-    this.#s.onPersisted(this.marks)
-    this.marks.settle()
+    this.#marks.settle()
   }
 
   /** Resolves once every record accepted so far is persisted and at the path. */
   flush(): Promise<FlushWatermark> {
-    if (this.fatal !== null) return Promise.reject(this.#s.withCount(this.fatal))
+    if (this.#fatal !== null) return Promise.reject(this.#s.withCount(this.#fatal))
     const target = this.#s.recorded()
-    if (this.marks.satisfied(target)) return Promise.resolve(this.marks.persisted)
-    const waiting = this.marks.wait(target)
+    if (this.#marks.satisfied(target)) return Promise.resolve(this.#marks.persisted)
+    const waiting = this.#marks.wait(target)
     this.kick()
     return waiting
+  }
+
+  /**
+   * Resolves once the transcript is open (at once when it is, or when the loop has stopped for good: no
+   * open will come); rejects with the failure of the attempt it waits for.
+   */
+  ready(): Promise<void> {
+    if (this.#s.transcript.isOpen || this.#stopped) return Promise.resolve()
+    if (this.#fatal !== null) return Promise.reject(this.#s.withCount(this.#fatal))
+    const open = this.#marks.waitOpen()
+    this.kick()
+    return open
+  }
+
+  /**
+   * close() and the exit drain end with a check of the path even when nothing was written since the last
+   * one (see Watermarks.confirmAgain).
+   */
+  confirmAgain(): void {
+    this.#marks.confirmAgain()
   }
 
   /** Asks for an attempt now: a flush or ready() does not wait out a failure's backoff. */
@@ -203,7 +259,8 @@ export class Writer {
   }
 
   schedule(): void {
-    if (this.#busy || this.#scheduled || this.#backoff.pending || this.fatal !== null || this.#stopped) return
+    if (this.#busy || this.#scheduled || this.#backoff.pending || this.#fatal !== null || this.#stopped)
+      return
     this.#scheduled = true
     // setImmediate, not a microtask: a synchronous burst of record() calls all lands in one write, and the
     // encoding of that write runs as its own event-loop task instead of extending the caller's.
@@ -214,10 +271,10 @@ export class Writer {
   }
 
   async #run(): Promise<void> {
-    if (this.#busy || this.#stopped || this.fatal !== null) return
+    if (this.#busy || this.#stopped || this.#fatal !== null) return
     this.#busy = true
     const generation = this.#generation
-    const goal = backgroundGoal(() => this.marks.waitedFor, this.#opening)
+    const goal = backgroundGoal(() => this.#marks.waitedFor, this.#opening)
     try {
       await io.runAsync(this.#cycle(goal), {
         fs: this.#s.fs,
@@ -231,7 +288,7 @@ export class Writer {
     } finally {
       if (this.#generation === generation) this.#becameIdle()
     }
-    if (this.failure === null && (this.hasWork || this.marks.hasWaiters)) this.schedule()
+    if (this.#failure === null && (this.hasWork || this.#marks.hasWaiters)) this.schedule()
   }
 
   /** close() began: the loop no longer opens the transcript just to have it open. */
@@ -248,16 +305,21 @@ export class Writer {
     return this.#s.custody.mustCheck
   }
 
-  /** Stops the background loop for good and waits for a run in progress to finish. */
+  /**
+   * Stops the background loop for good and waits for a run in progress to finish. No open comes after
+   * it, so a `ready()` still waiting resolves (ready() after close() resolves).
+   */
   async stop(): Promise<void> {
     this.#stopped = true
     this.#opening = false
     this.#backoff.cancel()
-    if (!this.#busy) return
-    // Promise.withResolvers() is Node 22+; the floor is 20.
-    let resolve = (): void => {}
-    this.#idle ??= { promise: new Promise<void>((r) => (resolve = r)), resolve: () => resolve() }
-    await this.#idle.promise
+    if (this.#busy) {
+      // Promise.withResolvers() is Node 22+; the floor is 20.
+      let resolve = (): void => {}
+      this.#idle ??= { promise: new Promise<void>((r) => (resolve = r)), resolve: () => resolve() }
+      await this.#idle.promise
+    }
+    this.#marks.releaseOpenWaiters()
   }
 
   /**
@@ -266,11 +328,11 @@ export class Writer {
    * when a write of the loop is still in the threadpool past the bounded wait.
    */
   drainSync(goal: Goal, exiting: boolean): boolean {
-    this.refusal = null
+    this.#refusal = null
     if (this.#done(goal)) return true
-    if (this.fatal !== null) return false
+    if (this.#fatal !== null) return false
     if (!this.#s.lock.isOurs()) {
-      this.refusal = 'the session lock is not held'
+      this.#refusal = 'the session lock is not held'
       return false
     }
     if (!this.#takeOver(exiting)) return false
@@ -282,7 +344,7 @@ export class Writer {
           lock: () => {
             if (!this.#s.lock.isOurs())
               throw (
-                this.failure ??
+                this.#failure ??
                 this.#s.error(RecorderErrorCode.LOCK_COMPROMISED, 'lost the session lock', undefined)
               )
             return this.#s.custody.mustCheck
@@ -295,16 +357,16 @@ export class Writer {
       this.#fail(this.#asRecorderError(error, 'synchronous write failed'))
       return false
     } finally {
-      if (!exiting && this.failure === null && (this.hasWork || this.marks.hasWaiters)) this.schedule()
+      if (!exiting && this.#failure === null && (this.hasWork || this.#marks.hasWaiters)) this.schedule()
     }
   }
 
   /** Nothing for this goal to do: no drain (and no take-over of the loop) is needed. */
   #done(goal: Goal): boolean {
     if (this.hasWork && (goal.writeMore() || this.#midRecord)) return false
-    const target = Math.min(goal.confirm(), this.marks.written)
-    if (target > this.marks.verified) return false
-    return !goal.sync || this.#s.fsync === 'never' || target <= this.marks.synced
+    const target = Math.min(goal.confirm(), this.#marks.written)
+    if (target > this.#marks.verified) return false
+    return !goal.sync || this.#s.fsync === 'never' || target <= this.#marks.synced
   }
 
   /**
@@ -321,12 +383,12 @@ export class Writer {
       // overflows is not blocked for the whole bound on each call.
       const landed = landedOrWhyNot(this.#s.fs, fd, inFlight, inFlight !== this.#stalledWrite, exiting)
       if (typeof landed === 'string') {
-        this.refusal = landed
+        this.#refusal = landed
         return false
       }
       if (landed < inFlight.length && !exiting) {
         this.#stalledWrite = inFlight
-        this.refusal = STALLED_WRITE_MESSAGE
+        this.#refusal = STALLED_WRITE_MESSAGE
         return false
       }
       // At exit, what has not landed by now is written by the drain (the threadpool may still run it: then
@@ -351,27 +413,26 @@ export class Writer {
   }
 
   #fail(error: RecorderError): void {
-    this.errors++
-    const first = this.failure === null
-    this.failure = error
+    this.#errors++
+    const first = this.#failure === null
+    this.#failure = error
     this.#s.reporter.report(error, first)
-    this.marks.rejectAll(() => this.#s.withCount(error))
-    this.#s.onFailed(this.#s.withCount(error))
+    this.#marks.rejectAll(this.#s.withCount(error))
     if (
       error instanceof SessionLockedError ||
-      (error.code === RecorderErrorCode.LOCK_COMPROMISED && this.fatal === error)
+      (error.code === RecorderErrorCode.LOCK_COMPROMISED && this.#fatal === error)
     ) {
-      this.fatal = error
+      this.#fatal = error
       return
     }
     if (this.#stopped) return
-    this.retries++
+    this.#retries++
     this.#backoff.arm(() => this.schedule())
   }
 
   #recovered(): void {
     this.#backoff.reset()
-    this.failure = null
+    this.#failure = null
     this.#s.reporter.recovered()
   }
 }
