@@ -1,5 +1,5 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util'
-import { TRANSCRIPT_FORMATS, type FormatOption } from '@sessiontape/recorder/internal'
+import { TRANSCRIPT_FORMATS, type FormatOption } from '@sessiontape/recorder'
 import { stringifyJson } from '@sessiontape/recorder/internal'
 import { CliError, ExitCode, type CliIo } from './cli-io.js'
 import { allOptions, renderHelp, type HelpTable, type OptionSpec } from './help-text.js'

@@ -1,7 +1,7 @@
 import { open, stat, type FileHandle } from 'node:fs/promises'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { lineParserFor } from '@sessiontape/recorder/internal'
-import type { TranscriptFormat } from '@sessiontape/recorder/internal'
+import type { TranscriptFormat } from '@sessiontape/recorder'
 import { stringifyJson } from '@sessiontape/recorder/internal'
 import { TornLineTracker, type ClassifiedLine } from '@sessiontape/recorder/internal'
 import { drained, styleOf, type CliIo } from './cli-io.js'

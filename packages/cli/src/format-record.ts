@@ -1,6 +1,9 @@
-import { ENVELOPE_FIELDS, type SessionRecord } from '@sessiontape/recorder/internal'
-import type { ReadProblem } from '@sessiontape/recorder/internal'
-import type { RecoveredTornLine } from '@sessiontape/recorder/internal'
+import {
+  ENVELOPE_FIELDS,
+  type SessionRecord,
+  type ReadProblem,
+  type RecoveredTornLine,
+} from '@sessiontape/recorder'
 import { stringifyJson } from '@sessiontape/recorder/internal'
 import { displayBlock, displayLine } from './display-text.js'
 import { plainStyle, type Style } from './style.js'

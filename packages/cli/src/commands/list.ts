@@ -1,5 +1,5 @@
 import path from 'node:path'
-import { listSessions, type SessionSummary } from '@sessiontape/recorder/internal'
+import { listSessions, type SessionSummary } from '@sessiontape/recorder'
 import { catalogSessions, type CatalogSession } from '@sessiontape/sessions'
 import { ExitCode, type CliIo } from '../cli-io.js'
 import {

@@ -1,7 +1,10 @@
 import path from 'node:path'
-import { fileOwnership } from '@sessiontape/recorder/internal'
-import { ForeignFileError } from '@sessiontape/recorder/internal'
-import { repairTranscript, type TranscriptRepair } from '@sessiontape/recorder/internal'
+import {
+  fileOwnership,
+  ForeignFileError,
+  repairTranscript,
+  type TranscriptRepair,
+} from '@sessiontape/recorder'
 import { CliError, ExitCode } from '../cli-io.js'
 import { expectPositionals, parseCommandArgs, stringOption, writeJson, type Command } from '../command.js'
 import { displayLine } from '../display-text.js'

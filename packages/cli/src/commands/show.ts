@@ -1,9 +1,14 @@
-import type { SessionRecord } from '@sessiontape/recorder/internal'
-import { activeBranch, type ActiveBranch, type BranchGap } from '@sessiontape/recorder/internal'
+import {
+  activeBranch,
+  readSession,
+  type ActiveBranch,
+  type BranchGap,
+  type ReadSessionResult,
+  type SessionRecord,
+} from '@sessiontape/recorder'
 import { indexByUuid } from '@sessiontape/recorder/internal'
 import { classifiedLines } from '@sessiontape/recorder/internal'
 import { isLeafCandidate, linkParentOf } from '@sessiontape/recorder/internal'
-import { readSession, type ReadSessionResult } from '@sessiontape/recorder/internal'
 import { scanTranscript, type TranscriptScan } from '@sessiontape/recorder/internal'
 import { quoteJson, stringifyJson } from '@sessiontape/recorder/internal'
 import { CliError, ExitCode, drained, styleOf, type CliIo } from '../cli-io.js'

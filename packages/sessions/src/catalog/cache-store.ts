@@ -22,7 +22,7 @@
 import { randomBytes } from 'node:crypto'
 import { mkdir, open, rename, rm, writeFile, type FileHandle } from 'node:fs/promises'
 import path from 'node:path'
-import type { TranscriptFormat } from '@sessiontape/recorder/internal'
+import type { TranscriptFormat } from '@sessiontape/recorder'
 import { checksum } from './checksum.js'
 import type { ReadPoint } from './read-events.js'
 import type { DigestState } from './session-digest.js'

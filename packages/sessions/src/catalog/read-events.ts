@@ -1,10 +1,5 @@
-import {
-  classifiedLines,
-  lineBatches,
-  lineParserFor,
-  type SessionRecord,
-  type TranscriptFormat,
-} from '@sessiontape/recorder/internal'
+import type { SessionRecord, TranscriptFormat } from '@sessiontape/recorder'
+import { classifiedLines, lineBatches, lineParserFor } from '@sessiontape/recorder/internal'
 import { mapperFor } from '../formats/index.js'
 import type { ConversationEvent } from '../model.js'
 

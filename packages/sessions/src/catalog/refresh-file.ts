@@ -1,6 +1,7 @@
 import { stat as statWithCallback } from 'node:fs'
 import { open, stat } from 'node:fs/promises'
-import { resolveFormat, type TranscriptFormat } from '@sessiontape/recorder/internal'
+import type { TranscriptFormat } from '@sessiontape/recorder'
+import { resolveFormat } from '@sessiontape/recorder/internal'
 import type { ConversationEvent } from '../model.js'
 import { searchableText } from '../search/searchable-text.js'
 import {

@@ -1,4 +1,4 @@
-import type { TranscriptFormat } from '@sessiontape/recorder/internal'
+import type { TranscriptFormat } from '@sessiontape/recorder'
 import { refreshCatalog } from '../catalog/catalog.js'
 import { sessionOf, type CatalogSession } from '../catalog/catalog-session.js'
 import type { CachedEntry } from '../catalog/cache-store.js'

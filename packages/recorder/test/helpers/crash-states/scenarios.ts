@@ -2,7 +2,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 
 import { createRecorder, type RecorderOptions } from '../../../src/index.js'
-import { repairTranscript } from '../../../src/internal.js'
+import { repairTranscript } from '../../../src/index.js'
 import { finished, startFixture } from '../run-fixture.js'
 import { writeCorruptTranscript } from '../corrupt-transcript.js'
 import type { Scenario } from './explore.js'
