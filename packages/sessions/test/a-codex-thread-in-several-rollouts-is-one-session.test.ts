@@ -1,5 +1,5 @@
 import path from 'node:path'
-import { listSessions } from '@sessiontape/recorder/internal'
+import { listSessions } from '@sessiontape/recorder'
 import { describe, expect, it } from 'vitest'
 import { catalogSessions, searchSessions } from '../src/index.js'
 import { withTemp } from './helpers/claude-sessions.js'

@@ -1,5 +1,6 @@
 import path from 'node:path'
-import { groupCodexThreads, type TranscriptFormat } from '@sessiontape/recorder/internal'
+import type { TranscriptFormat } from '@sessiontape/recorder'
+import { groupCodexThreads } from '@sessiontape/recorder/internal'
 import { agentOf } from '../formats/index.js'
 import type { Agent, Usage } from '../model.js'
 import { addUsage, ZERO_USAGE } from '../usage/usage.js'
