@@ -11,7 +11,7 @@ import type { SearchOptions } from './options.js'
 import { parseQuery, type ParsedQuery } from './query.js'
 import { searchableText, SEARCH_ROLES, type SearchRole } from './searchable-text.js'
 import { snippetAround } from './snippet.js'
-import { filterHasAll } from './trigram-filter.js'
+import { filtersHavingAll } from './trigram-filter.js'
 
 /** One place a query matched. */
 export interface SearchHit {
@@ -99,12 +99,16 @@ export async function searchSessions(query: string, options: SearchOptions = {})
     })
     .filter(({ entry, parent }) => passes(filters, parent ?? entry, entry))
     .sort((a, b) => b.updated - a.updated)
+  const passing = filtersHavingAll(
+    sessions.map(({ entry }) => entry.filter?.bytes),
+    parsed.keys,
+  )
   const hits: SearchHit[] = []
   let candidates = 0
-  for (const { entry, parent } of sessions) {
+  for (const [at, { entry, parent }] of sessions.entries()) {
     if (hits.length >= filters.limit) break
     where.signal?.throwIfAborted()
-    if (entry.filter?.bytes !== undefined && !filterHasAll(entry.filter.bytes, parsed.keys)) continue
+    if (passing[at] === 0) continue
     candidates++
     const session = sessionOf(entry)
     const found = await searchFile(

@@ -136,16 +136,37 @@ function setBit(filter: Uint8Array, bit: number): number {
   return 1
 }
 
-/** Whether the filter may hold every key (false: certainly not). */
-export function filterHasAll(filter: Uint8Array, keys: readonly number[]): boolean {
-  const bits = filter.length * 8
-  for (const key of keys) {
-    const one = probe1(key) % bits
-    const two = probe2(key) % bits
-    if ((filter[one >>> 3]! & (1 << (one & 7))) === 0 || (filter[two >>> 3]! & (1 << (two & 7))) === 0)
-      return false
+/**
+ * For each filter, whether it may hold every key (0: certainly not; an absent filter may hold anything).
+ * One call for all of a query's files rather than one per file: the loop runs long enough to be optimised,
+ * and each key's probes are mixed once (per file, only reduced modulo its size).
+ */
+export function filtersHavingAll(
+  filters: readonly (Uint8Array | undefined)[],
+  keys: readonly number[],
+): Uint8Array {
+  const ones = Uint32Array.from(keys, probe1)
+  const twos = Uint32Array.from(keys, probe2)
+  const passes = new Uint8Array(filters.length)
+  for (let f = 0; f < filters.length; f++) {
+    const filter = filters[f]
+    if (filter === undefined) {
+      passes[f] = 1
+      continue
+    }
+    const bits = filter.length * 8
+    let all = 1
+    for (let k = 0; k < ones.length; k++) {
+      const one = ones[k]! % bits
+      const two = twos[k]! % bits
+      if ((filter[one >>> 3]! & (1 << (one & 7))) === 0 || (filter[two >>> 3]! & (1 << (two & 7))) === 0) {
+        all = 0
+        break
+      }
+    }
+    passes[f] = all
   }
-  return true
+  return passes
 }
 
 // Two independent mixes of the key, as unsigned 32-bit numbers (reduced modulo the filter's size).
