@@ -43,7 +43,7 @@ export interface CatalogSession {
 /** The catalog's view of an entry. */
 export function sessionOf(entry: CachedEntry, subagents?: readonly string[]): CatalogSession {
   const { digest } = entry
-  const mtime = new Date(entry.mtimeMs).toISOString()
+  const isoOf = (ms: number | null): string => new Date(ms ?? entry.mtimeMs).toISOString()
   const problems = digest.problemCount > 0 ? `${digest.problemCount} damaged line(s)` : undefined
   const note = [entry.note, problems].filter((part) => part !== undefined).join('; ')
   return {
@@ -53,8 +53,8 @@ export function sessionOf(entry: CachedEntry, subagents?: readonly string[]): Ca
     sessionId: digest.sessionId ?? transcriptBaseName(path.basename(entry.file)),
     ...(digest.cwd === undefined ? {} : { cwd: digest.cwd }),
     ...(digest.title === undefined ? {} : { title: digest.title }),
-    createdAt: digest.first === null ? mtime : new Date(digest.first).toISOString(),
-    updatedAt: digest.last === null ? mtime : new Date(digest.last).toISOString(),
+    createdAt: isoOf(digest.first),
+    updatedAt: isoOf(digest.last),
     recordCount: digest.recordCount,
     turnCount: digest.turnCount,
     models: digest.models,

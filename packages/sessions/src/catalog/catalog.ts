@@ -2,6 +2,7 @@ import path from 'node:path'
 import { TrigramCollector } from '../search/trigram-filter.js'
 import { CatalogStore, shardOf, type CachedEntry } from './cache-store.js'
 import { findTranscripts, type FoundFile, type WalkMode } from './discover.js'
+import { inBatches } from './in-batches.js'
 import { refreshFile, statAll, statOf, type FileStat, type RefreshStats } from './refresh-file.js'
 
 export type { RefreshStats } from './refresh-file.js'
@@ -151,19 +152,6 @@ export async function refreshCatalog(
     }
   })
   return { entries, stats }
-}
-
-/** Runs `task` over `items`, at most `concurrency` at once; `worker` numbers the lane (0…concurrency-1). */
-async function inBatches<T>(
-  items: readonly T[],
-  concurrency: number,
-  task: (item: T, worker: number) => Promise<unknown>,
-): Promise<void> {
-  let next = 0
-  const lane = async (worker: number): Promise<void> => {
-    while (next < items.length) await task(items[next++]!, worker)
-  }
-  await Promise.all(Array.from({ length: Math.min(concurrency, items.length) }, (_, worker) => lane(worker)))
 }
 
 function isFresh(old: CachedEntry | undefined, info: FileStat | undefined, withFilter: boolean): boolean {

@@ -1,6 +1,7 @@
 import type { Dirent } from 'node:fs'
 import { readdir } from 'node:fs/promises'
 import path from 'node:path'
+import { inBatches } from './in-batches.js'
 
 /** A transcript found under a listed directory. */
 export interface FoundFile {
@@ -23,6 +24,8 @@ const MAX_DEPTH = 5
 const MAX_DIRECTORIES = 20_000
 /** Transcripts per walk: far past any real history, a bound for a hostile tree. */
 export const MAX_FILES = 200_000
+/** Directories read at once: enough to keep the thread pool busy. */
+const WALK_CONCURRENCY = 16
 /** Subagent transcripts kept per session (Claude writes one per Task call). */
 const MAX_SUBAGENTS = 1000
 
@@ -54,14 +57,16 @@ export function isCompressedName(file: string): boolean {
 export async function findTranscripts(dir: string, mode: WalkMode): Promise<FoundFile[]> {
   const found: FoundFile[] = []
   const budget = { directories: MAX_DIRECTORIES }
+  // Directories of one level are read a few at a time: a walk of 100 project directories was 100 round
+  // trips to the thread pool, one after the other. (Past a bound, which files are kept then depends on
+  // which reads finish first; far past any real history.)
   if (mode === 'shallow') {
     const own = await walkOne(dir, found, budget)
     if (own.transcripts === 0) {
-      for (const sub of own.subdirectories) {
+      await inBatches(own.subdirectories, WALK_CONCURRENCY, async (sub) => {
         const at = path.join(dir, sub)
-        await walkOne(at, found, budget)
-        await walkOne(path.join(at, 'chats'), found, budget)
-      }
+        await Promise.all([walkOne(at, found, budget), walkOne(path.join(at, 'chats'), found, budget)])
+      })
     }
   }
   // Nothing within two levels: a tree such as Codex's `sessions/YYYY/MM/DD` keeps its transcripts deeper.
@@ -69,10 +74,10 @@ export async function findTranscripts(dir: string, mode: WalkMode): Promise<Foun
     let level = [dir]
     for (let depth = 0; depth <= MAX_DEPTH && level.length > 0 && found.length < MAX_FILES; depth++) {
       const next: string[] = []
-      for (const at of level) {
+      await inBatches(level, WALK_CONCURRENCY, async (at) => {
         const { subdirectories } = await walkOne(at, found, budget)
         for (const sub of subdirectories) next.push(path.join(at, sub))
-      }
+      })
       level = next
     }
   }
