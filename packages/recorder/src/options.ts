@@ -105,11 +105,11 @@ export interface RecorderOptions {
    */
   readonly overflow?: OverflowPolicy
   /**
-   * Largest write the recorder issues, in UTF-16 code units of text encoded per write (≤ 3 bytes each).
-   * It also bounds the encoding done in one event-loop task (about 1 ms for 4 MiB of ASCII on a 2-core VM):
-   * bigger batches and bigger records are split and encoded one write at a time. Smaller values stall the
-   * loop less per task but keep up with less: a producer that queues more than this per loop turn builds
-   * a backlog until the overflow policy applies.
+   * Largest write the recorder issues, in UTF-8 bytes: no `write` call carries more. Records are batched
+   * into a write whole; a record bigger than a third of this (and every record holding long strings) is
+   * written in slices, each escaped and encoded within the event-loop turn's CPU budget, so this bounds
+   * the size of a write, not the time a task takes. Smaller values mean more write calls: a producer that
+   * queues more than this per loop turn builds a backlog until the overflow policy applies. At least 1024.
    * @default 4194304 (4 MiB)
    */
   readonly maxWriteBytes?: number

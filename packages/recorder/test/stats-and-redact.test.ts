@@ -13,6 +13,7 @@ describe('observability: stats()', () => {
       persisted: 0,
       pendingRecords: 0,
       pendingBytes: 0,
+      heldChars: 0,
       writes: 0,
       bytesWritten: 0,
       fsyncs: 0,

@@ -138,7 +138,7 @@ export function assembleParts(options: ResolvedOptions): Parts {
     custody,
     reporter,
     fsync: options.fsync,
-    maxWriteChars: options.maxWriteBytes,
+    maxWriteBytes: options.maxWriteBytes,
     recorded: () => sequencer.recorded,
     error,
     withCount: (failure) => withUnwrittenCount(failure, details()),

@@ -80,8 +80,8 @@ export class RecordQueue {
   // A walk is running: the data's own code (a toJSON, a getter) may call back into the recorder —
   // flushSync(), record() — and must not start another slice of a walk from inside this one.
   #walking = false
-  // Code units produced per ms by the last slice of a held record: sizes the next slice's buffer.
-  #unitsPerMs = PIECE_CHARS
+  // Bytes produced per ms by the last slice of a record written in slices: sizes the next slice's buffer.
+  #bytesPerMs = INITIAL_BYTES_PER_MS
 
   constructor(settings: QueueSettings) {
     this.#s = settings
@@ -189,34 +189,41 @@ export class RecordQueue {
   }
 
   /**
-   * The next chunk to write, at most `maxChars` code units of text, without removing it; `null` when the
-   * head is not walked yet (see {@link prepareHead}). Ordinary records are never split across chunks unless
-   * one alone exceeds `maxChars`; a record holding strings is written in slices that end at `deadline`; a
-   * surrogate pair is never split.
+   * The next chunk to write, at most `maxBytes` UTF-8 bytes, without removing it; `null` when the head is
+   * not walked yet (see {@link prepareHead}). Ordinary records are never split across chunks unless one
+   * alone exceeds a third of `maxBytes` (then it is written in slices, as a record holding strings is); a
+   * slice ends at `deadline`, and never splits a surrogate pair.
    */
-  nextChunk(maxChars: number, deadline = performance.now() + TURN_BUDGET_MS): Chunk | null {
+  nextChunk(maxBytes: number, deadline = performance.now() + TURN_BUDGET_MS): Chunk | null {
     const head = this.#head
     const records = this.#records
     if (head >= records.length) return null
     const first = records[head]!
     if (first.handedOver !== null) return null
-    if (typeof first.body !== 'string' || this.#headChars > 0 || charsOf(first) > maxChars)
-      return this.#slice(first, maxChars, deadline)
+    // UTF-8 takes at most 3 bytes per code unit of text: a batch is sized by that bound, and measured
+    // exactly only where the bound passes `maxBytes` (one record's worth per chunk, at most a third of it).
+    if (typeof first.body !== 'string' || this.#headChars > 0 || charsOf(first) * 3 > maxBytes)
+      return this.#slice(first, maxBytes, deadline)
     let end = head + 1
     let chars = charsOf(first)
+    // Exact bytes of records [head, end), once the bound no longer does (-1 until then).
+    let exact = -1
     for (; end < records.length; end++) {
       const next = records[end]!
-      if (typeof next.body !== 'string' || next.handedOver !== null || chars + charsOf(next) > maxChars) break
-      chars += charsOf(next)
-    }
-    const buffer = allocateFor(chars, () => {
-      let bytes = 0
-      for (let i = head; i < end; i++) {
-        const record = records[i]!
-        bytes += Buffer.byteLength(record.head) + Buffer.byteLength(record.body as string) + 1
+      if (typeof next.body !== 'string' || next.handedOver !== null) break
+      const nextChars = charsOf(next)
+      if ((chars + nextChars) * 3 > maxBytes) {
+        if (exact < 0) exact = exactBytes(records, head, end)
+        const nextBytes = exact + lineBytes(next)
+        if (nextBytes > maxBytes) break
+        exact = nextBytes
       }
-      return bytes
-    })
+      chars += nextChars
+    }
+    const bytes = exact >= 0 ? exact : chars < EXACT_SIZE_BELOW ? exactBytes(records, head, end) : chars * 3
+    // Small buffers come from Node's shared pool; big ones get the bound (3 bytes per code unit) when the
+    // exact size is not known: scanning the text just to size the buffer costs about as much as encoding it.
+    const buffer = bytes < EXACT_SIZE_BELOW ? Buffer.allocUnsafe(bytes) : Buffer.allocUnsafeSlow(bytes)
     let offset = 0
     for (let i = head; i < end; i++) {
       const record = records[i]!
@@ -238,22 +245,27 @@ export class RecordQueue {
 
   /**
    * The next slice of the head record, from `headChars`: pieces of at most PIECE_CHARS code units, each
-   * escaped (held strings) and encoded at once, until `maxChars`, the record's end or `deadline` (at least
-   * one piece). The buffer is sized from how fast the last slice went (twice what the budget should
-   * produce, 6 bytes per code unit at worst), so it is never the worst case of a whole write.
+   * escaped (held strings) and encoded at once, until the buffer is full, the record ends or `deadline` (at
+   * least one piece). The buffer is sized from how fast the last slices went — what the turn's budget should
+   * produce, with headroom — and never more than `maxBytes`: a buffer is external memory to V8 until it is
+   * collected, and sizing every slice for the worst case (6 bytes per code unit) made the `big` workload
+   * allocate 9× the bytes it wrote, which V8 answered with more garbage collections.
    */
-  #slice(record: QueuedRecord, maxChars: number, deadline: number): Chunk {
+  #slice(record: QueuedRecord, maxBytes: number, deadline: number): Chunk {
     const started = performance.now()
     const total = charsOf(record)
     const from = this.#headChars
-    let limit = Math.min(total, from + maxChars)
+    // A code unit is at least one byte.
+    let limit = Math.min(total, from + maxBytes)
     if (limit < total && limit - 1 > from && isHighSurrogate(charCodeAt(record, limit - 1))) limit--
     const pieces: string[] = []
     let buffer: Buffer
     let offset = 0
     let to = from
-    if (limit - from < EXACT_SIZE_BELOW) {
-      // A short slice (the end of a record, or a small maxWriteBytes): at once, in an exact buffer.
+    // Escaped, a code unit is at most 6 bytes (`\u001f`, a lone surrogate's `\udc00`).
+    const worst = (limit - from) * MAX_BYTES_PER_UNIT
+    if (worst <= Math.min(maxBytes, EXACT_SIZE_BELOW * MAX_BYTES_PER_UNIT)) {
+      // A short slice (the end of a record): at once, in an exact buffer.
       lineText(record, from, limit, pieces)
       let bytes = 0
       for (const piece of pieces) bytes += Buffer.byteLength(piece)
@@ -261,10 +273,11 @@ export class RecordQueue {
       for (const piece of pieces) offset += buffer.write(piece, offset)
       to = limit
     } else {
-      const wanted = Math.max(PIECE_CHARS, Math.ceil(this.#unitsPerMs * TURN_BUDGET_MS * 2))
-      buffer = Buffer.allocUnsafeSlow(Math.min(limit - from, wanted) * 6)
+      const expected = Math.ceil(this.#bytesPerMs * TURN_BUDGET_MS * SLICE_HEADROOM)
+      buffer = Buffer.allocUnsafeSlow(Math.min(maxBytes, worst, Math.max(MIN_SLICE_BYTES, expected)))
       while (to < limit) {
-        const room = Math.floor((buffer.length - offset) / 6)
+        // Whatever the next units escape to fits: the chunk never passes the buffer, nor maxBytes.
+        const room = Math.floor((buffer.length - offset) / MAX_BYTES_PER_UNIT)
         if (room < 2) break
         let end = Math.min(limit, to + Math.min(PIECE_CHARS, room))
         if (end < limit && isHighSurrogate(charCodeAt(record, end - 1))) end--
@@ -274,7 +287,8 @@ export class RecordQueue {
         to = end
         if (performance.now() >= deadline) break
       }
-      if (to < limit) this.#unitsPerMs = (to - from) / Math.max(performance.now() - started, 0.01)
+      // The rate of a slice that did not run out of record (a tail is mostly overhead).
+      if (to < limit) this.#bytesPerMs = offset / Math.max(performance.now() - started, 0.01)
     }
     const withNewline = to === total
     const index = this.#head
@@ -335,14 +349,27 @@ function ownCharsOf(record: QueuedRecord): number {
   return charsOf(record) - heldCharsOf(record)
 }
 
-// Below this many characters the exact UTF-8 size is computed, so the buffer can come from Node's shared
-// pool; above it, scanning the text just to size the buffer costs about as much as encoding it, so the
-// buffer gets the upper bound (3 bytes per UTF-16 code unit) instead: untouched pages of a large
-// allocation are never committed, so the slack costs address space, not memory.
+// Below this many characters (or bytes) the exact UTF-8 size is computed and the buffer comes from Node's
+// shared pool.
 const EXACT_SIZE_BELOW = 16 * 1024
+const MAX_BYTES_PER_UNIT = 6
+// A slice's buffer: room for what the turn's budget produced last time, plus half of it (the slice ends on
+// the clock before it is full unless the rate rose); not below 64 KiB, so a slow slice (a turn the machine
+// took away) does not make the next ones small. Before the first slice: about what base64 escapes and
+// encodes per ms on the 2-core reference VM.
+const SLICE_HEADROOM = 1.5
+const MIN_SLICE_BYTES = 64 * 1024
+const INITIAL_BYTES_PER_MS = 1024 * 1024
 
-function allocateFor(chars: number, exactBytes: () => number): Buffer {
-  return chars < EXACT_SIZE_BELOW ? Buffer.allocUnsafe(exactBytes()) : Buffer.allocUnsafeSlow(chars * 3)
+/** UTF-8 bytes of a record's line (an ordinary one: its body is flat text). */
+function lineBytes(record: QueuedRecord): number {
+  return Buffer.byteLength(record.head) + Buffer.byteLength(record.body as string) + 1
+}
+
+function exactBytes(records: readonly QueuedRecord[], from: number, to: number): number {
+  let bytes = 0
+  for (let i = from; i < to; i++) bytes += lineBytes(records[i]!)
+  return bytes
 }
 
 /** The text of units [from, to) of the record's line (held strings escaped), appended to `out`. */

@@ -49,6 +49,12 @@ export interface RecorderStats {
   readonly pendingRecords: number
   /** Queued text not yet written, in UTF-16 code units (bytes, for ASCII). */
   readonly pendingBytes: number
+  /**
+   * UTF-16 code units of the long strings (64 Ki code units or more) held by reference by the records not
+   * yet wholly written, unescaped: your memory, kept alive until the record's last byte is written, and
+   * bounded by `maxHeldChars`. A record handed over counts once it is walked.
+   */
+  readonly heldChars: number
   /** Completed `write` calls. */
   readonly writes: number
   /** Bytes written to the transcript. */

@@ -127,6 +127,7 @@ class SessionRecorder implements Recorder {
       persisted: writer.persisted,
       pendingRecords: queue.pendingRecords,
       pendingBytes: queue.pendingChars,
+      heldChars: queue.heldChars,
       writes: transcript.writes,
       bytesWritten: transcript.bytesWritten,
       fsyncs: writer.fsyncs,

@@ -23,7 +23,8 @@ export interface WriterSettings {
   readonly custody: Custody
   readonly reporter: Reporter
   readonly fsync: FsyncMode
-  readonly maxWriteChars: number
+  /** `maxWriteBytes`: the most UTF-8 bytes one write carries. */
+  readonly maxWriteBytes: number
   /** Records accepted so far (the target of flushSync, close and the exit drain). */
   readonly recorded: () => number
   readonly error: (code: RecorderErrorCode, what: string, cause: unknown) => RecorderError
@@ -188,7 +189,7 @@ export class Writer {
   }
 
   #take(): Current | null {
-    const chunk = this.#s.queue.nextChunk(this.#s.maxWriteChars)
+    const chunk = this.#s.queue.nextChunk(this.#s.maxWriteBytes)
     return chunk === null ? null : { chunk, written: 0 }
   }
 
