@@ -53,9 +53,9 @@ async function measure(mode: 'copy' | 'handover'): Promise<void> {
   // Wrapped on the prototype, and always called with `.call(this)`.
   // eslint-disable-next-line @typescript-eslint/unbound-method
   const nextChunk = RecordQueue.prototype.nextChunk
-  RecordQueue.prototype.nextChunk = function timed(this: RecordQueue, maxChars: number, deadline: number) {
+  RecordQueue.prototype.nextChunk = function timed(this: RecordQueue, maxBytes: number, deadline: number) {
     const start = performance.now()
-    const chunk = nextChunk.call(this, maxChars, deadline)
+    const chunk = nextChunk.call(this, maxBytes, deadline)
     if (chunk !== null && chunk.buffer.length >= 100_000) chunkMs.push(performance.now() - start)
     return chunk
   }

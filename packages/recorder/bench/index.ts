@@ -58,6 +58,8 @@ function subset<T extends string>(name: string, all: readonly T[]): readonly T[]
 }
 
 const started = Date.now()
+// The machine may be shared: the load average is printed with the table, at the start and at the end.
+const loadAtStart = os.loadavg()[0]!
 const runs = new Map<string, Result[]>()
 for (let rep = 0; rep < reps; rep++) {
   for (const workload of workloads) {
@@ -79,6 +81,7 @@ for (const [key, list] of runs) medians.set(key, median(list))
 
 console.log(
   `@sessiontape/recorder write bench — Node ${process.version}, ${os.cpus().length} CPUs, ${os.platform()} ${os.release()}, ` +
-    `${quick ? 'quick' : 'full'} workloads, median of ${reps} runs per cell, ${((Date.now() - started) / 1000).toFixed(0)} s\n`,
+    `${quick ? 'quick' : 'full'} workloads, median of ${reps} runs per cell, ${((Date.now() - started) / 1000).toFixed(0)} s, ` +
+    `load average ${loadAtStart.toFixed(1)} at the start, ${os.loadavg()[0]!.toFixed(1)} at the end\n`,
 )
 console.log(formatTable(medians, workloads, variants))

@@ -12,6 +12,8 @@ export interface Result {
   readonly syncCalls: number
   readonly writesPer1000: number
   readonly peakRssMb: number
+  /** RSS just before the measured phase (payloads built, writer open). */
+  readonly rssBeforeMb: number
   readonly callUsMean: number
   readonly callUsP50: number
   readonly callUsP99: number
@@ -26,6 +28,7 @@ const NUMERIC = [
   'syncCalls',
   'writesPer1000',
   'peakRssMb',
+  'rssBeforeMb',
   'callUsMean',
   'callUsP50',
   'callUsP99',
@@ -69,6 +72,7 @@ export function formatTable(
     'sync fs calls',
     'writes/1k rec',
     'peak RSS MB',
+    'RSS growth MB',
     'µs/call mean',
     'µs/call p50',
     'ms/call max',
@@ -89,6 +93,7 @@ export function formatTable(
         String(Math.round(r.syncCalls)),
         fmt(r.writesPer1000),
         fmt(r.peakRssMb, 0),
+        fmt(r.peakRssMb - r.rssBeforeMb, 0),
         fmt(r.callUsMean, 2),
         fmt(r.callUsP50, 2),
         fmt(r.callUsMax / 1000, 2),

@@ -1,0 +1,133 @@
+// Where the longest loop stall of the `big` workload comes from: the workload of the write bench (40 records
+// of ~2.5 MB base64 among chat records, 200 records per loop turn), one variant in this process, with a
+// timeline of what ran — each burst of record() calls, each chunk the writer produced (RecordQueue.nextChunk:
+// batches, slices of a held string), each walk slice of a record handed over, each GC pause — and the
+// event-loop delay as the write bench measures it (monitorEventLoopDelay, 1 ms resolution). For the longest
+// gaps between two ticks of a 1 ms timer it prints what ran inside them.
+//
+// Run: node --conditions=@sessiontape/source --import tsx bench/big-turns.ts [ours|ours-handover|stringify-only] [runs]
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { constants, monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks'
+
+import { JsonWalk } from '../src/write/json-walk.js'
+import { RecordQueue } from '../src/write/record-queue.js'
+import { drive, prepare } from './workloads.js'
+import { openWriter, type Variant } from './writers.js'
+
+const variant = (process.argv[2] ?? 'ours') as Variant
+const GC_KINDS: Record<number, string> = {
+  [constants.NODE_PERFORMANCE_GC_MINOR]: 'scavenge',
+  [constants.NODE_PERFORMANCE_GC_MAJOR]: 'mark-compact',
+  [constants.NODE_PERFORMANCE_GC_INCREMENTAL]: 'incremental',
+  [constants.NODE_PERFORMANCE_GC_WEAKCB]: 'weak-cb',
+}
+// Bytes of the buffers allocated outside Node's pool (each is external memory to V8 until collected).
+let slowBytes = 0
+let slowCount = 0
+const allocUnsafeSlow = Buffer.allocUnsafeSlow.bind(Buffer)
+Buffer.allocUnsafeSlow = (size: number) => {
+  slowBytes += size
+  slowCount++
+  return allocUnsafeSlow(size)
+}
+
+interface Span {
+  readonly label: string
+  readonly start: number
+  readonly ms: number
+}
+const spans: Span[] = []
+const span = (label: string, start: number) => spans.push({ label, start, ms: performance.now() - start })
+
+// eslint-disable-next-line @typescript-eslint/unbound-method
+const nextChunk = RecordQueue.prototype.nextChunk
+RecordQueue.prototype.nextChunk = function timed(this: RecordQueue, maxBytes: number, deadline?: number) {
+  const start = performance.now()
+  const chunk = nextChunk.call(this, maxBytes, deadline)
+  if (chunk !== null)
+    span(`chunk ${(chunk.buffer.length / 1024).toFixed(0)} KiB, ${chunk.completes} rec`, start)
+  return chunk
+}
+// eslint-disable-next-line @typescript-eslint/unbound-method
+const step = JsonWalk.prototype.step
+JsonWalk.prototype.step = function timed(this: JsonWalk, deadline: number) {
+  const start = performance.now()
+  const done = step.call(this, deadline)
+  if (deadline !== Infinity) span('walk slice', start)
+  return done
+}
+
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sessiontape-big-turns-'))
+prepare('big', false)
+const writer = await openWriter(variant, dir)
+// Bursts: wrap write() to time the run of calls between two yields.
+let burstStart = -1
+const inner = writer.write.bind(writer)
+writer.write = (type, data, handOver) => {
+  if (burstStart < 0) {
+    burstStart = performance.now()
+    // The burst is synchronous: a microtask runs right after it.
+    queueMicrotask(() => {
+      span('burst of record()', burstStart)
+      burstStart = -1
+    })
+  }
+  inner(type, data, handOver)
+}
+const gcObserver = new PerformanceObserver((list) => {
+  for (const entry of list.getEntries()) {
+    const kind = (entry as unknown as { detail?: { kind?: number } }).detail?.kind ?? 0
+    spans.push({ label: `GC ${GC_KINDS[kind] ?? kind}`, start: entry.startTime, ms: entry.duration })
+  }
+})
+gcObserver.observe({ entryTypes: ['gc'] })
+const ticks: number[] = []
+const timer = setInterval(() => ticks.push(performance.now()), 1)
+const delay = monitorEventLoopDelay({ resolution: 1 })
+await new Promise((resolve) => setTimeout(resolve, 20))
+delay.enable()
+const started = performance.now()
+await drive('big', writer, false)
+await writer.finish()
+delay.disable()
+const elapsed = performance.now() - started
+clearInterval(timer)
+await new Promise((resolve) => setTimeout(resolve, 50))
+gcObserver.disconnect()
+await writer.close()
+fs.rmSync(dir, { recursive: true, force: true })
+
+const gaps = ticks.slice(1).map((t, i) => ({ from: ticks[i]!, to: t, ms: t - ticks[i]! }))
+gaps.sort((a, b) => b.ms - a.ms)
+console.log(
+  `${variant}: big workload ${elapsed.toFixed(0)} ms, loop delay max ${(delay.max / 1e6).toFixed(1)} ms, ` +
+    `p99 ${(delay.percentile(99) / 1e6).toFixed(1)} ms; load average ${os.loadavg()[0]!.toFixed(1)}; ` +
+    `peak RSS ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB`,
+)
+const total = (label: string) =>
+  spans.filter((s) => s.label.startsWith(label)).reduce((sum, s) => sum + s.ms, 0)
+const most = (label: string) =>
+  Math.max(0, ...spans.filter((s) => s.label.startsWith(label)).map((s) => s.ms))
+console.log(`  Buffer.allocUnsafeSlow: ${slowCount} buffers, ${(slowBytes / 2 ** 20).toFixed(0)} MiB`)
+const count = (label: string) => spans.filter((s) => s.label.startsWith(label)).length
+for (const label of [
+  'burst of record()',
+  'chunk',
+  'walk slice',
+  'GC scavenge',
+  'GC mark-compact',
+  'GC incremental',
+  'GC weak-cb',
+])
+  console.log(
+    `  ${label}: ${count(label)}, total ${total(label).toFixed(1)} ms, longest ${most(label).toFixed(2)} ms`,
+  )
+for (const gap of gaps.slice(0, 5)) {
+  const inside = spans
+    .filter((s) => s.start < gap.to && s.start + s.ms > gap.from)
+    .sort((a, b) => a.start - b.start)
+    .map((s) => `${s.label} ${s.ms.toFixed(2)}`)
+  console.log(`  gap ${gap.ms.toFixed(1)} ms: ${inside.join(' | ')}`)
+}
