@@ -142,34 +142,42 @@ async function listWithCatalog(
       if (summary.format === 'sessiontape') ours.set(summary.filePath, summary)
   }
   const rows = sessions.map((session): ListedSession => {
-    const base: SessionSummary = ours.get(session.file) ?? {
-      sessionId: session.sessionId,
-      filePath: session.file,
-      createdAt: session.createdAt,
-      updatedAt: session.updatedAt,
-      recordCount: session.recordCount,
-      ...(session.title === undefined ? {} : { title: session.title }),
-      lastUuid: session.lastUuid,
-      format: session.format,
-      ...(session.subagents === undefined ? {} : { subagents: session.subagents }),
-      ...(session.segments === undefined ? {} : { segments: session.segments }),
-      source: 'rebuilt',
-      ...(session.note === undefined ? {} : { note: session.note }),
-    }
-    return {
-      ...base,
-      agent: session.agent,
-      ...(session.cwd === undefined ? {} : { cwd: session.cwd }),
-      turnCount: session.turnCount,
-      models: session.models,
-      usage: session.usage,
-      sizeBytes: session.sizeBytes,
-    }
+    const own = ours.get(session.file)
+    // Built by assignment, in the order the recorder's summaries have, rather than with conditional
+    // spreads: one row per session, and the spreads were most of a warm listing's own work.
+    const row: { -readonly [K in keyof ListedSession]?: ListedSession[K] } =
+      own === undefined ? rowOf(session) : { ...own }
+    row.agent = session.agent
+    if (session.cwd !== undefined) row.cwd = session.cwd
+    row.turnCount = session.turnCount
+    row.models = session.models
+    row.usage = session.usage
+    row.sizeBytes = session.sizeBytes
+    return row as ListedSession
   })
   // The recorder's order: newest first, then by id (each time parsed once, not once per comparison).
   const times = new Map(rows.map((row) => [row, Date.parse(row.updatedAt)]))
   rows.sort((a, b) => times.get(b)! - times.get(a)! || a.sessionId.localeCompare(b.sessionId))
   return { sessions: rows, ...(cacheProblem === undefined ? {} : { cacheProblem }) }
+}
+
+/** The recorder's summary of another agent's session, from its catalog row. */
+function rowOf(session: CatalogSession): { -readonly [K in keyof ListedSession]?: ListedSession[K] } {
+  const row: { -readonly [K in keyof ListedSession]?: ListedSession[K] } = {
+    sessionId: session.sessionId,
+    filePath: session.file,
+    createdAt: session.createdAt,
+    updatedAt: session.updatedAt,
+    recordCount: session.recordCount,
+  }
+  if (session.title !== undefined) row.title = session.title
+  row.lastUuid = session.lastUuid
+  row.format = session.format
+  if (session.subagents !== undefined) row.subagents = session.subagents
+  if (session.segments !== undefined) row.segments = session.segments
+  row.source = 'rebuilt'
+  if (session.note !== undefined) row.note = session.note
+  return row
 }
 
 const TERMINAL_UNSAFE = /[\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g

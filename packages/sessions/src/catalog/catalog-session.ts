@@ -45,25 +45,33 @@ export function sessionOf(entry: CachedEntry, subagents?: readonly string[]): Ca
   const { digest } = entry
   const isoOf = (ms: number | null): string => new Date(ms ?? entry.mtimeMs).toISOString()
   const problems = digest.problemCount > 0 ? `${digest.problemCount} damaged line(s)` : undefined
-  const note = [entry.note, problems].filter((part) => part !== undefined).join('; ')
-  return {
+  const note =
+    problems === undefined
+      ? (entry.note ?? '')
+      : entry.note === undefined
+        ? problems
+        : `${entry.note}; ${problems}`
+  // Built by assignment in the listed order rather than with `...(x === undefined ? {} : { x })`: a listing
+  // makes one per session, and the spreads were most of its cost.
+  const session: { -readonly [K in keyof CatalogSession]?: CatalogSession[K] } = {
     file: entry.file,
     format: entry.format,
     agent: agentOf(entry.format),
     sessionId: digest.sessionId ?? transcriptBaseName(path.basename(entry.file)),
-    ...(digest.cwd === undefined ? {} : { cwd: digest.cwd }),
-    ...(digest.title === undefined ? {} : { title: digest.title }),
-    createdAt: isoOf(digest.first),
-    updatedAt: isoOf(digest.last),
-    recordCount: digest.recordCount,
-    turnCount: digest.turnCount,
-    models: digest.models,
-    usage: digest.usage,
-    sizeBytes: entry.size,
-    lastUuid: digest.lastUuid,
-    ...(subagents === undefined || subagents.length === 0 ? {} : { subagents }),
-    ...(note === '' ? {} : { note }),
   }
+  if (digest.cwd !== undefined) session.cwd = digest.cwd
+  if (digest.title !== undefined) session.title = digest.title
+  session.createdAt = isoOf(digest.first)
+  session.updatedAt = isoOf(digest.last)
+  session.recordCount = digest.recordCount
+  session.turnCount = digest.turnCount
+  session.models = digest.models
+  session.usage = digest.usage
+  session.sizeBytes = entry.size
+  session.lastUuid = digest.lastUuid
+  if (subagents !== undefined && subagents.length > 0) session.subagents = subagents
+  if (note !== '') session.note = note
+  return session as CatalogSession
 }
 
 /**
