@@ -12,8 +12,8 @@ export interface ReadPoint {
 /** What a read hands on, in file order. */
 export interface EventSink {
   event(event: ConversationEvent): void
-  /** A record was read (counted; its uuid is the session's last so far). */
-  record(uuid: string): void
+  /** A record was read (counted; its uuid is the session's last so far; the viewer keeps its links). */
+  record(uuid: string, record: SessionRecord): void
   /** A damaged or over-long line. */
   problem(): void
 }
@@ -58,7 +58,7 @@ export async function readEvents(
     for (const event of events) sink.event(event)
   }
   const onRecord = (record: SessionRecord, line: number): void => {
-    sink.record(record.uuid)
+    sink.record(record.uuid, record)
     emit(mapper.record(record, line))
   }
   const parser = canReadTail(format) ? lineParserFor(format) : undefined

@@ -41,9 +41,9 @@ export class BranchLinks {
     this.#previous = record.uuid
   }
 
-  /** The uuids of the records off the active branch (the links are released). */
-  offBranch(): Set<string> {
-    const links = this.#links.splice(0)
+  /** The uuids of the records off the active branch; the links are released unless `keep` (a live view adds more). */
+  offBranch(keep = false): Set<string> {
+    const links = keep ? this.#links : this.#links.splice(0)
     const branch = new Set(activeBranch(links).records.map((record) => record.uuid))
     const off = new Set<string>()
     // No branch at all (no leaf): every event counts as on it.

@@ -234,6 +234,11 @@ export class TurnBuilder {
     }
   }
 
+  /** The turn events are being added to (not complete yet: the next user message completes it). */
+  get open(): Turn | undefined {
+    return this.#current
+  }
+
   /** The last turn, once every event was pushed. */
   finish(): Turn | undefined {
     const last = this.#current

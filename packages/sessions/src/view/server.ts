@@ -1,23 +1,27 @@
 /**
- * `sessiontape view`: the export's page served on 127.0.0.1, live. A session's page embeds its turns like an
- * export; its EventSource (`…/events`) then gets every change: the server polls the file's size and
- * mtime, re-reads it when it changed, and sends the turns that differ from what that page has (from the
- * first changed one), plus whether the last line is still being written. A directory gets a list of its
- * sessions. Read-only: nothing is written anywhere. Loopback only, and a request whose Host is not
- * this server's loopback address is refused (a web page cannot reach the viewer by DNS rebinding).
+ * `sessiontape view`: the export's page served on 127.0.0.1, live. A session's page holds its first
+ * screenful of turns (read from the file's start, nothing more), so it paints at once whatever the
+ * session's size; its EventSource (`…/events`) then gets the whole session in batches as it is read, and
+ * after that every change: the server polls the file's size and mtime and reads only what was appended
+ * (live-session.ts), sending the turns that changed, branch marks that moved, and whether the last line is
+ * still being written. A directory gets a list of its sessions. Read-only: nothing is written anywhere.
+ * Loopback only, and a request whose Host is not this server's loopback address is refused (a web page
+ * cannot reach the viewer by DNS rebinding).
  */
 import { stat } from 'node:fs/promises'
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { once } from 'node:events'
 import { contentSecurityPolicy } from '../export/html.js'
-import { activeBranchOf } from '../export/branch-pass.js'
-import { renderEvents } from '../export/render.js'
+import { pageHead, pageIsland, pageScript, pageTail } from '../export/html.js'
+import { pageMeta, turnBuilder } from '../export/render.js'
+import type { Turn } from '../export/turns.js'
 import { streamConversation } from '../stream-conversation.js'
 import { escapeHtml, jsonIsland } from '../export/text-safety.js'
 import { PAGE_STYLE } from '../export/page-style.js'
 import { checkViewerOptions, type CheckedViewerOptions, type ViewerOptions } from './options.js'
-import { VIEW_MAX_LINE_BYTES, problemCounter, readSessionView, tailState } from './live-session.js'
+import { LiveSession } from './live-session.js'
+import { CATALOG_MAX_LINE_BYTES } from '../catalog/read-events.js'
 import { sessionFiles } from './session-files.js'
 import { createHash } from 'node:crypto'
 
@@ -31,6 +35,39 @@ export interface Viewer {
 
 /** A comment line every so often keeps proxies and the browser from timing the stream out. */
 const HEARTBEAT_MS = 15_000
+
+/** Turns a page comes with: more than a tall screen shows; the rest follows over its event stream. */
+const FIRST_SCREEN_TURNS = 50
+
+/**
+ * Bytes a page's event stream may leave unread before the server gives up on it (the page reconnects and
+ * starts over): a page that stops reading must not make the server hold the session.
+ */
+const MAX_UNREAD_BYTES = 64 * 1024 * 1024
+
+/** The first turns of a session, read from its start (the file is closed once they are built). */
+async function firstTurns(
+  file: string,
+  options: CheckedViewerOptions,
+): Promise<{ turns: Turn[]; meta: Record<string, unknown> }> {
+  const builder = turnBuilder({ activeOnly: false })
+  const turns: Turn[] = []
+  for await (const event of streamConversation(file, {
+    format: options.format,
+    maxLineBytes: CATALOG_MAX_LINE_BYTES,
+    // Problems are counted by the event stream, which reads the whole file.
+    onProblem: () => {},
+  })) {
+    const done = builder.push(event)
+    if (done !== undefined) turns.push(done)
+    if (turns.length >= FIRST_SCREEN_TURNS) break
+  }
+  if (turns.length < FIRST_SCREEN_TURNS) {
+    const last = builder.finish()
+    if (last !== undefined) turns.push(last)
+  }
+  return { turns, meta: pageMeta(builder.facts, builder.total, { file }) }
+}
 
 const SECURITY_HEADERS = {
   'X-Content-Type-Options': 'nosniff',
@@ -137,41 +174,26 @@ export async function startViewer(target: string, options: ViewerOptions = {}): 
       return
     }
     if (url.pathname.endsWith('/events')) {
-      follow(found, Number(url.searchParams.get('size') ?? '-1'), req, res, checked)
+      follow(found, req, res, checked)
       return
     }
-    // Streamed as it is read: the first turns reach the browser (and are painted) before the rest is read.
-    const { size, pending } = await tailState(found.file)
-    const read = { format: checked.format, maxLineBytes: VIEW_MAX_LINE_BYTES }
-    const onBranch = await activeBranchOf(found.file, read)
-    const problems = problemCounter(pending)
-    const events = streamConversation(found.file, { ...read, onProblem: problems.onProblem })
+    // The first screenful only, at once: the event stream brings the rest as it is read.
+    const { turns, meta } = await firstTurns(found.file, checked)
     res.writeHead(200, {
       'Content-Type': 'text/html; charset=utf-8',
       ...SECURITY_HEADERS,
       'Content-Security-Policy': `${contentSecurityPolicy(true)}; frame-ancestors 'none'`,
     })
-    await renderEvents(
-      events,
-      {
-        format: 'html',
-        live: true,
-        activeOnly: false,
-        onBranch,
-        file: found.file,
-        meta: { live: `${found.base}/events?size=${size}`, pending },
-      },
-      async (chunk) => {
-        if (!res.write(chunk)) await once(res, 'drain')
-      },
-      () => problems.count(),
+    res.end(
+      pageHead({ title: 'Session · sessiontape', live: true }) +
+        pageIsland(turns) +
+        pageScript() +
+        pageTail({ ...meta, live: `${found.base}/events` }),
     )
-    res.end()
   }
 
   const follow = (
     found: Target,
-    clientSize: number,
     req: IncomingMessage,
     res: ServerResponse,
     opts: CheckedViewerOptions,
@@ -182,15 +204,21 @@ export async function startViewer(target: string, options: ViewerOptions = {}): 
       Connection: 'keep-alive',
     })
     streams.add(res)
-    let sent: string[] | undefined
+    const reading = new AbortController()
     let lastSize = -1
     let lastMtime = -1
-    let lastPending: boolean | undefined
     let busy = false
     let closed = false
     const event = (name: string, data: unknown): void => {
-      if (!closed) res.write(`event: ${name}\ndata: ${jsonIsland(data)}\n\n`)
+      if (closed) return
+      res.write(`event: ${name}\ndata: ${jsonIsland(data)}\n\n`)
+      if (res.writableLength > MAX_UNREAD_BYTES) res.destroy()
     }
+    const session = new LiveSession(found.file, opts.format, {
+      turns: (message) => event('turns', message),
+      branch: (message) => event('branch', message),
+      pending: (pending) => event('pending', pending),
+    })
     const check = async (): Promise<void> => {
       if (busy || closed) return
       busy = true
@@ -199,29 +227,10 @@ export async function startViewer(target: string, options: ViewerOptions = {}): 
         if (info.size === lastSize && info.mtimeMs === lastMtime) return
         lastSize = info.size
         lastMtime = info.mtimeMs
-        const view = await readSessionView(found.file, { format: opts.format })
-        const now = view.turns.map((turn) => JSON.stringify(turn))
-        if (sent === undefined && view.size === clientSize) {
-          // The page was built from this very size: it already shows these turns.
-          sent = now
-        } else {
-          const before = sent ?? []
-          let from = 0
-          while (from < now.length && from < before.length && now[from] === before[from]) from++
-          if (from < now.length || now.length !== before.length || sent === undefined) {
-            event('turns', {
-              from,
-              length: now.length,
-              turns: view.turns.slice(from),
-              meta: { ...view.meta, live: true },
-            })
-          }
-          sent = now
-        }
-        if (view.pending !== lastPending) event('pending', view.pending)
-        lastPending = view.pending
+        await session.update(reading.signal)
       } catch {
-        // The file is being replaced or briefly unreadable: the next poll tries again.
+        // The file is being replaced or briefly unreadable, or the page went away: the next poll tries again
+        // (a closed stream has no next poll).
         lastSize = -1
       } finally {
         busy = false
@@ -235,6 +244,7 @@ export async function startViewer(target: string, options: ViewerOptions = {}): 
     void check()
     const stop = (): void => {
       closed = true
+      reading.abort()
       clearInterval(timer)
       clearInterval(heartbeat)
       streams.delete(res)
