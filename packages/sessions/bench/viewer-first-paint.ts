@@ -134,7 +134,7 @@ function startCliViewer(file: string): Promise<{ url: string; child: ChildProces
   )
   return new Promise((resolve, reject) => {
     let out = ''
-    child.stdout!.on('data', (chunk: Buffer) => {
+    child.stdout.on('data', (chunk: Buffer) => {
       out += chunk.toString()
       const newline = out.indexOf('\n')
       if (newline !== -1) resolve({ url: out.slice(0, newline).trim(), child })

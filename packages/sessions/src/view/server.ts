@@ -11,7 +11,6 @@
 import { stat } from 'node:fs/promises'
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { once } from 'node:events'
 import { contentSecurityPolicy } from '../export/html.js'
 import { pageHead, pageIsland, pageScript, pageTail } from '../export/html.js'
 import { pageMeta, turnBuilder } from '../export/render.js'
