@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process'
 import { stat } from 'node:fs/promises'
 import { resolve } from 'node:path'
 import { CliError, ExitCode } from '../cli-io.js'
@@ -12,8 +11,13 @@ import {
 } from '../command.js'
 import { describeStatError } from '../targets.js'
 
-/** Opens `url` in the desktop's browser, detached; a desktop without one is not an error (the URL is printed). */
-function openBrowser(url: string): void {
+/**
+ * Opens `url` in the desktop's browser, detached; a desktop without one is not an error (the URL is printed).
+ * node:child_process is loaded here, not at import: a bundle hoists static imports of Node's modules to its
+ * top, and every other command paid for it.
+ */
+async function openBrowser(url: string): Promise<void> {
+  const { spawn } = await import('node:child_process')
   const [command, args] =
     process.platform === 'darwin'
       ? ['open', [url]]
@@ -89,7 +93,7 @@ until Ctrl-C.
       },
     )
     io.out(`${viewer.url}\n`)
-    if (values['no-open'] !== true) openBrowser(viewer.url)
+    if (values['no-open'] !== true) await openBrowser(viewer.url)
     if (!io.signal.aborted)
       await new Promise<void>((resolve) =>
         io.signal.addEventListener('abort', () => resolve(), { once: true }),
