@@ -10,11 +10,14 @@ import type { RecordQueue } from './record-queue.js'
 import { bytesOverLimit, leastHandedOverBytes } from './serialize-record.js'
 import { roomGoal } from './goals.js'
 import type { Prepared } from './sequencer.js'
+import type { FailureLatch } from './failure-latch.js'
 import type { Writer } from './writer.js'
 
 export interface AdmissionSettings {
   readonly queue: RecordQueue
   readonly writer: Writer
+  /** Whether writing has failed (then no drain is tried). */
+  readonly latch: FailureLatch
   readonly lock: LockKeeper
   readonly maxQueueChars: number
   /** `maxHeldChars`: the bound on the strings held by reference. */
@@ -81,7 +84,7 @@ export class Admission {
    * nothing accepted is ever dropped and the queue never holds more than the bound plus one record.
    */
   makeRoomFor(prepared: Prepared): 'within' | 'over' {
-    const { queue, lock, writer } = this.#s
+    const { queue, lock, writer, latch } = this.#s
     const bound = this.#s.maxQueueChars
     const own = prepared.chars - prepared.heldChars
     const admitted = queue.admits(own, prepared.heldChars, bound)
@@ -89,13 +92,13 @@ export class Admission {
     this.#overflowEvents++
     let why = 'overflow is set to throw'
     if (this.#s.overflow === 'drain-sync') {
-      if (writer.failure === null && writer.fatal === null && lock.isOurs()) {
+      if (latch.failure === null && latch.fatal === null && lock.isOurs()) {
         writer.drainSync(roomGoal(queue, own, prepared.heldChars, Math.floor(bound / 2)), false)
       }
       const room = queue.admits(own, prepared.heldChars, bound)
       if (room !== null) return room
       why =
-        (writer.fatal ?? writer.failure)?.message ??
+        (latch.fatal ?? latch.failure)?.message ??
         (lock.isOurs() ? writer.refusal : 'the session lock is not held yet') ??
         'it could not be written'
     }

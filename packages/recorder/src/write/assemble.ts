@@ -7,6 +7,7 @@ import type { ResolvedOptions } from '../options.js'
 import { nodeFs, type RecorderFs } from '../util/recorder-fs.js'
 import { Admission } from './admission.js'
 import { Custody } from './custody.js'
+import { FailureLatch } from './failure-latch.js'
 import { runSync } from './io.js'
 import { SessionSidecar } from './meta-sidecar.js'
 import { RecordQueue } from './record-queue.js'
@@ -29,6 +30,8 @@ export interface Parts {
   readonly sequencer: Sequencer
   readonly transcript: Transcript
   readonly writer: Writer
+  /** Whether writing failed, and whether for good (the writer latches; the facade reads). */
+  readonly latch: FailureLatch
   readonly admission: Admission
   readonly lock: LockKeeper
   readonly reporter: Reporter
@@ -130,6 +133,7 @@ export function assembleParts(options: ResolvedOptions): Parts {
     options.lock,
   )
   const custody = new Custody(lock, filePath)
+  const latch = new FailureLatch(reporter)
   writer = new Writer({
     fs,
     queue,
@@ -144,10 +148,12 @@ export function assembleParts(options: ResolvedOptions): Parts {
     withCount: (failure) => withUnwrittenCount(failure, details()),
     follower: meta,
     resumedUuid: resumed?.lastUuid ?? null,
+    latch,
   })
   const admission = new Admission({
     queue,
     writer,
+    latch,
     lock,
     maxQueueChars: options.maxQueueChars,
     maxHeldChars: options.maxHeldChars,
@@ -164,6 +170,7 @@ export function assembleParts(options: ResolvedOptions): Parts {
     sequencer,
     transcript,
     writer,
+    latch,
     admission,
     lock,
     reporter,

@@ -82,12 +82,12 @@ class SessionRecorder implements Recorder {
   }
 
   flushSync(): FlushWatermark {
-    const { writer, sequencer, details } = this.#p
+    const { writer, latch, sequencer, details } = this.#p
     const ok = writer.drainSync(flushSyncGoal(sequencer.recorded), false)
     if (!ok || !writer.marks.satisfied(sequencer.recorded)) {
       const cause =
-        writer.fatal ??
-        writer.failure ??
+        latch.fatal ??
+        latch.failure ??
         new RecorderError(
           RecorderErrorCode.WRITE_FAILED,
           `flushSync() could not write every record${writer.refusal === null ? '' : `: ${writer.refusal}`}`,
@@ -122,6 +122,7 @@ class SessionRecorder implements Recorder {
     // One snapshot per part.
     const writer = this.#p.writer.counts
     const transcript = this.#p.transcript.counts
+    const failures = this.#p.latch.counts
     return {
       recorded: sequencer.recorded,
       persisted: writer.persisted,
@@ -131,8 +132,8 @@ class SessionRecorder implements Recorder {
       writes: transcript.writes,
       bytesWritten: transcript.bytesWritten,
       fsyncs: writer.fsyncs,
-      retries: writer.retries + transcript.retries,
-      errors: writer.errors,
+      retries: failures.retries + transcript.retries,
+      errors: failures.errors,
       maxBatchRecords: writer.maxBatchRecords,
       overflowEvents: this.#p.admission.overflowEvents,
     }
@@ -141,7 +142,7 @@ class SessionRecorder implements Recorder {
   // ---------------------------------------------------------------- lifecycle
 
   #drainOnExit(): void {
-    const { sequencer, writer, reporter, lock } = this.#p
+    const { sequencer, writer, latch, reporter, lock } = this.#p
     const recorded = sequencer.recorded
     // The drain runs from the 'exit' listener and again from process.reallyExit (see exit-drain.ts): the
     // second time only for records accepted since (by a later 'exit' listener), so a loss is reported once.
@@ -153,7 +154,7 @@ class SessionRecorder implements Recorder {
     writer.drainSync(exitGoal(deadline, recorded, this.#o.fsync === 'batch'), true)
     const unwritten = recorded - writer.marks.written
     if (unwritten > 0) {
-      const reason = writer.fatal ?? writer.failure
+      const reason = latch.fatal ?? latch.failure
       const timedOut = Date.now() >= deadline
       reporter.reportFinal(
         sessionError(
@@ -169,7 +170,7 @@ class SessionRecorder implements Recorder {
   }
 
   async #close(): Promise<void> {
-    const { writer, meta } = this.#p
+    const { writer, latch, meta } = this.#p
     try {
       // Everything accepted: written, found at the path by a final check, and synced as `fsync` asks.
       writer.confirmAgain()
@@ -177,7 +178,7 @@ class SessionRecorder implements Recorder {
     } catch (error) {
       // A failure that retrying can fix keeps everything (queue, lock, exit drain) for the next close();
       // a final one (the session is someone else's) has nothing left to wait for.
-      if (writer.fatal === null) throw error
+      if (latch.fatal === null) throw error
       await this.#release()
       throw error
     }

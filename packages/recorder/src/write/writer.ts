@@ -1,4 +1,4 @@
-import { RecorderError, RecorderErrorCode, SessionLockedError } from '../errors.js'
+import { RecorderError, RecorderErrorCode } from '../errors.js'
 import { type InFlight, landedOrWhyNot, STALLED_WRITE_MESSAGE } from './in-flight-write.js'
 import type { LockKeeper } from '../lock/lock-keeper.js'
 import type { FsyncMode } from '../options.js'
@@ -9,8 +9,8 @@ import { backgroundGoal, type Goal } from './goals.js'
 import * as io from './io.js'
 import type { Reporter } from './reporter.js'
 import type { Custody } from './custody.js'
+import type { FailureLatch } from './failure-latch.js'
 import { checkPath } from './path-check.js'
-import { RetryBackoff } from './retry-backoff.js'
 import type { Transcript } from './transcript.js'
 import { type WatermarkFollower, type WatermarkView, Watermarks } from './watermarks.js'
 
@@ -34,6 +34,8 @@ export interface WriterSettings {
   readonly follower: WatermarkFollower | null
   /** Where the chain stood when the transcript was resumed (null: a new transcript). */
   readonly resumedUuid: string | null
+  /** The failure of the last attempt, the final one, the retry after a failure (read by the facade too). */
+  readonly latch: FailureLatch
 }
 
 /** The writer's counters, read at once for `stats()`. */
@@ -41,8 +43,6 @@ export interface WriterCounts {
   readonly persisted: number
   readonly maxBatchRecords: number
   readonly fsyncs: number
-  readonly retries: number
-  readonly errors: number
 }
 
 /** The chunk being written and how many of its bytes are in the file. */
@@ -68,38 +68,24 @@ export class Writer {
   #scheduled = false
   #stopped = false
   #idle: { readonly promise: Promise<void>; readonly resolve: () => void } | null = null
-  readonly #backoff = new RetryBackoff()
   // A write in flight that a synchronous drain already waited for, in vain, for the whole bound.
   #stalledWrite: InFlight | null = null
   // The background loop opens the transcript even before the first record (cleared at close).
   #opening = true
 
-  // The failure of the last attempt (cleared when one succeeds), and the one that ends the recorder for good.
-  #failure: RecorderError | null = null
-  #fatal: RecorderError | null = null
+  readonly #latch: FailureLatch
   // Why the last drainSync could not take over from the background loop (null: it could).
   #refusal: string | null = null
   #fsyncs = 0
-  #retries = 0
-  #errors = 0
 
   constructor(settings: WriterSettings) {
     this.#s = settings
     this.#marks = new Watermarks(settings.fsync, settings.resumedUuid, settings.follower)
+    this.#latch = settings.latch
   }
 
   get marks(): WatermarkView {
     return this.#marks
-  }
-
-  /** The failure of the last attempt; null once one succeeds. */
-  get failure(): RecorderError | null {
-    return this.#failure
-  }
-
-  /** The failure that ends the recorder for good (the session is someone else's). */
-  get fatal(): RecorderError | null {
-    return this.#fatal
   }
 
   /** Why the last drainSync could not take over from the background loop (null: it could). */
@@ -112,8 +98,6 @@ export class Writer {
       persisted: this.#marks.persisted.count,
       maxBatchRecords: this.#marks.maxBatchRecords,
       fsyncs: this.#fsyncs,
-      retries: this.#retries,
-      errors: this.#errors,
     }
   }
 
@@ -156,7 +140,7 @@ export class Writer {
       if (writing) {
         yield* this.#writeNext()
         if (this.#s.fsync === 'batch') yield* this.#sync()
-        this.#settle()
+        this.#marks.settle()
         continue
       }
       const target = Math.min(goal.confirm(), this.#marks.written)
@@ -168,7 +152,7 @@ export class Writer {
         yield* this.#sync()
         continue
       }
-      this.#settle()
+      this.#marks.settle()
       return
     }
   }
@@ -215,17 +199,13 @@ export class Writer {
       restartChunk: () => {
         if (this.#current !== null) this.#current.written = 0
       },
-      final: (error) => (this.#fatal = error),
+      final: (error) => this.#latch.final(error),
     })
-  }
-
-  #settle(): void {
-    this.#marks.settle()
   }
 
   /** Resolves once every record accepted so far is persisted and at the path. */
   flush(): Promise<FlushWatermark> {
-    if (this.#fatal !== null) return Promise.reject(this.#s.withCount(this.#fatal))
+    if (this.#latch.fatal !== null) return Promise.reject(this.#s.withCount(this.#latch.fatal))
     const target = this.#s.recorded()
     if (this.#marks.satisfied(target)) return Promise.resolve(this.#marks.persisted)
     const waiting = this.#marks.wait(target)
@@ -239,7 +219,7 @@ export class Writer {
    */
   ready(): Promise<void> {
     if (this.#s.transcript.isOpen || this.#stopped) return Promise.resolve()
-    if (this.#fatal !== null) return Promise.reject(this.#s.withCount(this.#fatal))
+    if (this.#latch.fatal !== null) return Promise.reject(this.#s.withCount(this.#latch.fatal))
     const open = this.#marks.waitOpen()
     this.kick()
     return open
@@ -255,13 +235,12 @@ export class Writer {
 
   /** Asks for an attempt now: a flush or ready() does not wait out a failure's backoff. */
   kick(): void {
-    this.#backoff.cancel()
+    this.#latch.cancelRetry()
     this.schedule()
   }
 
   schedule(): void {
-    if (this.#busy || this.#scheduled || this.#backoff.pending || this.#fatal !== null || this.#stopped)
-      return
+    if (this.#busy || this.#scheduled || this.#stopped || this.#latch.holdsBack) return
     this.#scheduled = true
     // setImmediate, not a microtask: a synchronous burst of record() calls all lands in one write, and the
     // encoding of that write runs as its own event-loop task instead of extending the caller's.
@@ -272,7 +251,7 @@ export class Writer {
   }
 
   async #run(): Promise<void> {
-    if (this.#busy || this.#stopped || this.#fatal !== null) return
+    if (this.#busy || this.#stopped || this.#latch.fatal !== null) return
     this.#busy = true
     const generation = this.#generation
     const goal = backgroundGoal(() => this.#marks.waitedFor, this.#opening)
@@ -282,14 +261,14 @@ export class Writer {
         lock: () => this.#lockAsync(),
         isCurrent: () => this.#generation === generation,
       })
-      this.#recovered()
+      this.#latch.recovered()
     } catch (error) {
       // Taken over by a synchronous drain, or stopped: the state is no longer this run's to touch.
-      if (error !== io.TAKEN_OVER) this.#fail(this.#asRecorderError(error, 'write loop failed'))
+      if (error !== io.TAKEN_OVER) this.#fail(error, 'write loop failed')
     } finally {
       if (this.#generation === generation) this.#becameIdle()
     }
-    if (this.#failure === null && (this.hasWork || this.#marks.hasWaiters)) this.schedule()
+    if (this.#latch.failure === null && (this.hasWork || this.#marks.hasWaiters)) this.schedule()
   }
 
   /** close() began: the loop no longer opens the transcript just to have it open. */
@@ -313,7 +292,7 @@ export class Writer {
   async stop(): Promise<void> {
     this.#stopped = true
     this.#opening = false
-    this.#backoff.cancel()
+    this.#latch.cancelRetry()
     if (this.#busy) {
       // Promise.withResolvers() is Node 22+; the floor is 20.
       let resolve = (): void => {}
@@ -331,7 +310,7 @@ export class Writer {
   drainSync(goal: Goal, exiting: boolean): boolean {
     this.#refusal = null
     if (this.#done(goal)) return true
-    if (this.#fatal !== null) return false
+    if (this.#latch.fatal !== null) return false
     if (!this.#s.lock.isOurs()) {
       this.#refusal = 'the session lock is not held'
       return false
@@ -345,20 +324,21 @@ export class Writer {
           lock: () => {
             if (!this.#s.lock.isOurs())
               throw (
-                this.#failure ??
+                this.#latch.failure ??
                 this.#s.error(RecorderErrorCode.LOCK_COMPROMISED, 'lost the session lock', undefined)
               )
             return this.#s.custody.mustCheck
           },
         })
       } while (this.#s.queue.headPending && goal.writeMore())
-      this.#recovered()
+      this.#latch.recovered()
       return true
     } catch (error) {
-      this.#fail(this.#asRecorderError(error, 'synchronous write failed'))
+      this.#fail(error, 'synchronous write failed')
       return false
     } finally {
-      if (!exiting && this.#failure === null && (this.hasWork || this.#marks.hasWaiters)) this.schedule()
+      if (!exiting && this.#latch.failure === null && (this.hasWork || this.#marks.hasWaiters))
+        this.schedule()
     }
   }
 
@@ -409,31 +389,11 @@ export class Writer {
     this.#idle = null
   }
 
-  #asRecorderError(error: unknown, what: string): RecorderError {
-    return error instanceof RecorderError ? error : this.#s.error(RecorderErrorCode.WRITE_FAILED, what, error)
-  }
-
-  #fail(error: RecorderError): void {
-    this.#errors++
-    const first = this.#failure === null
-    this.#failure = error
-    this.#s.reporter.report(error, first)
+  /** A failure (what failed, unless it is a RecorderError already): latched, reported, waiters rejected. */
+  #fail(cause: unknown, what: string): void {
+    const error =
+      cause instanceof RecorderError ? cause : this.#s.error(RecorderErrorCode.WRITE_FAILED, what, cause)
+    this.#latch.failed(error, this.#stopped ? null : () => this.schedule())
     this.#marks.rejectAll(this.#s.withCount(error))
-    if (
-      error instanceof SessionLockedError ||
-      (error.code === RecorderErrorCode.LOCK_COMPROMISED && this.#fatal === error)
-    ) {
-      this.#fatal = error
-      return
-    }
-    if (this.#stopped) return
-    this.#retries++
-    this.#backoff.arm(() => this.schedule())
-  }
-
-  #recovered(): void {
-    this.#backoff.reset()
-    this.#failure = null
-    this.#s.reporter.recovered()
   }
 }
