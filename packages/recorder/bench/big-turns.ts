@@ -5,7 +5,11 @@
 // event-loop delay as the write bench measures it (monitorEventLoopDelay, 1 ms resolution). For the longest
 // gaps between two ticks of a 1 ms timer it prints what ran inside them.
 //
-// Run: node --conditions=@sessiontape/source --import tsx bench/big-turns.ts [ours|ours-handover|stringify-only] [runs]
+// It first prints the floors of a loop turn, each the minimum of many repetitions (so a busy machine's
+// preemptions drop out): JSON.stringify of one big record with its envelope, of a turn's 199 chat records,
+// escaping the big record's string in the writer's 64 Ki pieces, and encoding the escaped text.
+//
+// Run: node --conditions=@sessiontape/source --import tsx bench/big-turns.ts [ours|ours-handover|stringify-only]
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
@@ -13,6 +17,7 @@ import { constants, monitorEventLoopDelay, PerformanceObserver } from 'node:perf
 
 import { JsonWalk } from '../src/write/json-walk.js'
 import { RecordQueue } from '../src/write/record-queue.js'
+import { bigData, chatData, envelopeLine } from './records.js'
 import { drive, prepare } from './workloads.js'
 import { openWriter, type Variant } from './writers.js'
 
@@ -57,6 +62,33 @@ JsonWalk.prototype.step = function timed(this: JsonWalk, deadline: number) {
   const done = step.call(this, deadline)
   if (deadline !== Infinity) span('walk slice', start)
   return done
+}
+
+function fastest(runs: number, work: () => unknown): string {
+  let least = Infinity
+  for (let i = 0; i < runs; i++) {
+    const start = performance.now()
+    work()
+    least = Math.min(least, performance.now() - start)
+  }
+  return least.toFixed(2)
+}
+{
+  const big = bigData(0)
+  const blob = (big.output as { base64: string }).base64
+  const PIECE = 64 * 1024
+  const pieces: string[] = []
+  for (let i = 0; i < blob.length; i += PIECE) pieces.push(blob.slice(i, i + PIECE))
+  const escaped = pieces.map((piece) => JSON.stringify(piece).slice(1, -1))
+  const out = Buffer.allocUnsafeSlow(blob.length + 1024)
+  console.log(
+    `floors (ms, fastest of 50–200): JSON.stringify of the 2.5 MB record ${fastest(50, () => envelopeLine('s', null, 'tool_result', big))}, ` +
+      `of 199 chat records ${fastest(200, () => {
+        for (let i = 0; i < 199; i++) envelopeLine('s', null, 'assistant', chatData(i))
+      })}; ` +
+      `escaping its string in 64 Ki pieces ${fastest(200, () => pieces.map((piece) => JSON.stringify(piece)))}, ` +
+      `encoding the escaped text ${fastest(200, () => escaped.reduce((at, text) => at + out.write(text, at), 0))}`,
+  )
 }
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sessiontape-big-turns-'))
