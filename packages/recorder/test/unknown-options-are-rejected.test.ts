@@ -30,6 +30,13 @@ describe('createRecorder() rejects options it would not read', () => {
     expect(() => createRecorder(options)).toThrow(message)
   })
 
+  it('the message lists the documented options, never the internal `fs` test seam', async () => {
+    const dir = await tempDir()
+    const options = { dir, colour: true } as unknown as RecorderOptions
+    expect(() => createRecorder(options)).toThrow(/Known options: dir, sessionId, .*profileFields$/)
+    expect(() => createRecorder(options)).not.toThrow(/\bfs\b(?!ync)/)
+  })
+
   it('every documented option is accepted', async () => {
     const dir = await tempDir()
     const rec = createRecorder({

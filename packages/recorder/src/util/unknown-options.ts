@@ -23,12 +23,21 @@ const EQUIVALENTS: Readonly<Record<string, string>> = {
   retryEAGAIN: 'transient errors (EAGAIN, EBUSY, EINTR) are always retried',
 }
 
-/** Throws a TypeError for the first key of `options` that is not in `known`. */
-export function rejectUnknownOptions(options: unknown, known: readonly string[], what: string): void {
+/**
+ * Throws a TypeError for the first key of `options` that is not in `known` (nor in `seams`). `seams` are
+ * `@internal` test seams (an injected `fs`): accepted, but never named in the message or suggested, so an
+ * error never advertises an option the documentation does not have.
+ */
+export function rejectUnknownOptions(
+  options: unknown,
+  known: readonly string[],
+  what: string,
+  seams: readonly string[] = [],
+): void {
   // A missing bag is the defaults; a non-object one is each caller's own type error to report.
   if (options === null || typeof options !== 'object') return
   for (const key of Object.keys(options)) {
-    if (known.includes(key)) continue
+    if (known.includes(key) || seams.includes(key)) continue
     const equivalent = EQUIVALENTS[key]
     const nearest = nearestKey(key, known)
     const hint =

@@ -39,8 +39,9 @@ const KNOWN_OPTIONS = [
   'redact',
   'profile',
   'profileFields',
-  'fs',
 ] as const satisfies ReadonlyArray<keyof RecorderOptions>
+/** Accepted, never advertised in an error: `@internal` test seams. */
+const TEST_SEAMS = ['fs'] as const satisfies ReadonlyArray<keyof RecorderOptions>
 
 const FSYNC_MODES = ['never', 'flush', 'batch'] as const
 const PROFILES = ['sessiontape', 'claude-code', 'qwen-code', 'codex'] as const
@@ -56,7 +57,7 @@ const MIN_WRITE_BYTES = 1024
 /** Validates every option synchronously, at the boundary, and fills in the defaults. */
 export function resolveOptions(options: RecorderOptions): ResolvedOptions {
   if (options === null || typeof options !== 'object') throw invalidArgument('options', 'an object', options)
-  rejectUnknownOptions(options, KNOWN_OPTIONS, 'createRecorder()')
+  rejectUnknownOptions(options, KNOWN_OPTIONS, 'createRecorder()', TEST_SEAMS)
   const { dir } = options
   if (typeof dir !== 'string' || dir.length === 0) throw invalidArgument('dir', 'a non-empty string', dir)
   if (dir.includes('\0')) throw invalidArgument('dir', 'a path without NUL bytes', dir)
