@@ -6,7 +6,12 @@ const conditions = ['@sessiontape/source', ...defaultServerConditions]
 
 // A timeout here only catches a hang: tests that start child processes (tsx takes seconds to start on a
 // busy 2-core machine) get two minutes, so a loaded machine never fails a test that would pass alone.
-function project(name: string, root: string, testTimeout = 20_000): TestProjectInlineConfiguration {
+function project(
+  name: string,
+  root: string,
+  testTimeout = 20_000,
+  setupFiles: string[] = [],
+): TestProjectInlineConfiguration {
   return {
     resolve: { conditions },
     ssr: { resolve: { conditions } },
@@ -17,6 +22,7 @@ function project(name: string, root: string, testTimeout = 20_000): TestProjectI
       environment: 'node',
       testTimeout,
       hookTimeout: testTimeout,
+      setupFiles,
     },
   }
 }
@@ -27,7 +33,8 @@ export default defineConfig({
       project('recorder', './packages/recorder'),
       project('fs-cache', './packages/fs-cache'),
       project('shutdown', './packages/shutdown'),
-      project('cli', './packages/cli', 120_000),
+      // The catalog cache of `list` and `search` goes to a temp dir, never ~/.cache (see the setup file).
+      project('cli', './packages/cli', 120_000, ['test/helpers/temp-cache-dir.ts']),
       project('sessions', './packages/sessions'),
       project('examples', './examples', 120_000),
     ],

@@ -1,7 +1,7 @@
 import { cp, readdir, readFile, stat } from 'node:fs/promises'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { runCli } from './helpers/cli.js'
+import { runCli, runInProcess } from './helpers/cli.js'
 import { withTempDir } from '../../recorder/test/helpers/records.js'
 
 const FIXTURES = path.join(import.meta.dirname, '../../recorder/test/fixtures/formats')
@@ -30,24 +30,24 @@ describe('the CLI inspects Claude Code, Qwen Code and Gemini CLI sessions', () =
       const transcript = path.join(project, `${SESSION}.jsonl`)
       const before = await snapshot(home)
 
-      const listed = await runCli('list', projects)
+      const listed = await runCli('list', projects) // one real process; the rest run in this one (same code)
       expect(listed.code).toBe(0)
       expect(listed.stdout).toMatch(new RegExp(`${SESSION}\\s+claude-code\\s+Fix the flaky tests`))
       expect(listed.stdout).toContain('1 subagent transcript(s)')
-      const json = await runCli('list', '--json', project)
+      const json = await runInProcess('list', '--json', project)
       expect(JSON.parse(json.stdout)).toEqual([
         expect.objectContaining({ sessionId: SESSION, format: 'claude-code', recordCount: 12 }),
       ])
-      const gemini = await runCli('list', path.join(home, '.gemini', 'tmp'))
+      const gemini = await runInProcess('list', path.join(home, '.gemini', 'tmp'))
       expect(gemini.stdout).toMatch(/gemini-cli\s+Listing files/)
       expect(gemini.stdout).toMatch(/gemini-json\s+Old style session/)
 
-      const verified = await runCli('verify', transcript)
+      const verified = await runInProcess('verify', transcript)
       expect(verified).toMatchObject({ code: 0 })
       expect(verified.stdout).toContain('(claude-code, 5 metadata line(s)): 12 record(s), no problems')
       expect(verified.stdout).toContain('earlier session')
 
-      const shown = await runCli('show', transcript)
+      const shown = await runInProcess('show', transcript)
       expect(shown.code).toBe(0)
       expect(shown.stdout).toContain('claude-code · session 0b7e4a52')
       expect(shown.stdout).toContain('8 record(s) on the active branch of 12')
@@ -56,32 +56,31 @@ describe('the CLI inspects Claude Code, Qwen Code and Gemini CLI sessions', () =
       expect(shown.stdout).not.toContain('Abandoned answer.')
       expect(shown.stdout).not.toContain('Found 3 files.')
 
-      const tailed = await runCli('tail', '-n', '2', transcript)
+      const tailed = await runInProcess('tail', '-n', '2', transcript)
       expect(tailed.code).toBe(0)
       expect(tailed.stdout.trimEnd().split('\n').at(-1)).toMatch(/^17: .* assistant: Docs updated\./)
 
-      const replayed = await runCli('show', path.join(chats, 'session-2026-05-01T09-00-c4e2a9f1.jsonl'))
+      const replayed = await runInProcess('show', path.join(chats, 'session-2026-05-01T09-00-c4e2a9f1.jsonl'))
       expect(replayed.stdout).toContain('gemini-cli')
       expect(replayed.stdout).toContain('4 record(s) on the active branch of 4')
       expect(replayed.stdout).not.toContain('delete them all')
 
       const document = path.join(chats, 'session-2026-04-20T12-00-9a8b7c6d.json')
-      expect(await runCli('verify', document)).toMatchObject({ code: 0 })
-      const notLines = await runCli('tail', document)
+      expect(await runInProcess('verify', document)).toMatchObject({ code: 0 })
+      const notLines = await runInProcess('tail', document)
       expect(notLines.code).toBe(2)
       expect(notLines.stderr).toContain('use: sessiontape show')
 
       expect(await snapshot(home)).toEqual(before)
     })
-    // A dozen CLI child processes: generous for a loaded machine; nothing here waits on time.
-  }, 120_000)
+  })
 
   it('--format overrides the recognised format; an unknown one is a usage error', async () => {
     const transcript = path.join(FIXTURES, 'claude-project', `${SESSION}.jsonl`)
-    const asOurs = await runCli('verify', '--format', 'sessiontape', transcript)
+    const asOurs = await runInProcess('verify', '--format', 'sessiontape', transcript)
     expect(asOurs.code).toBe(1)
     expect(asOurs.stdout).toContain('missing-envelope')
-    const wrong = await runCli('verify', '--format', 'claude', transcript)
+    const wrong = await runInProcess('verify', '--format', 'claude', transcript)
     expect(wrong.code).toBe(2)
     expect(wrong.stderr).toContain('unknown --format "claude"')
   })
