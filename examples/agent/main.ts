@@ -7,7 +7,7 @@ import { join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { createPathCache } from '@sessiontape/fs-cache'
 import { createRecorder, SessionLockedError } from '@sessiontape/recorder'
-import { createShutdown } from '@sessiontape/shutdown'
+import { createShutdown, handleExit } from '@sessiontape/shutdown'
 import { parseFlags, USAGE, UsageError, type AgentFlags } from './flags.js'
 import { createRandom, scriptedTurn } from './script.js'
 import { describeReport, printSummary } from './summary.js'
@@ -58,31 +58,24 @@ async function runAgent(flags: AgentFlags): Promise<void> {
     },
   })
 
-  // One shutdown instance owns the exit: bounded by --exit-timeout-ms, reporting through our handler.
-  const shutdown = createShutdown({
-    timeoutMs: flags.exitTimeoutMs,
+  // The exit wiring in one call: SIGINT/SIGTERM/SIGHUP and a fatal error run the cleanups (then the process
+  // ends by that signal, or exits 1), a reader that goes away (`agent --print | head -1`) is a normal ending
+  // (stdout and stderr are guarded against EPIPE), the report goes to our handler, and the transcript is
+  // flushed and closed in the `last` phase — after the agent loop below has stopped recording — with
+  // `flushSync()` as its synchronous variant if some library calls process.exit() directly. Our own
+  // instance, so the whole shutdown is bounded by --exit-timeout-ms.
+  const shutdown = createShutdown({ timeoutMs: flags.exitTimeoutMs })
+  const unwireExit = handleExit({
+    shutdown,
+    recorders: [recorder],
     onReport(report) {
       const text = describeReport(flags, report, recorder)
       if (text !== undefined) process.stderr.write(text)
     },
   })
-  // A reader that goes away (`agent --print | head -1`) ends the run normally: the guard stops writing to the
-  // dead pipe and starts the graceful exit, so the transcript flush below still runs.
-  shutdown.guardEpipe(process.stdout)
-  shutdown.guardEpipe(process.stderr)
-  shutdown.installSignalHandlers()
 
   let stopRequested = false
   let loopDone: Promise<void> = Promise.resolve()
-
-  // Cleanups run in reverse order of registration, and the transcript's is in the last phase: first the
-  // agent loop stops recording, then everything it recorded is flushed and the lock released.
-  const unregisterTranscript = shutdown.registerCleanup(() => recorder.close(), {
-    name: 'transcript',
-    phase: 'last',
-    // If some library calls process.exit() directly, the queued records are still written synchronously.
-    sync: () => recorder.flushSync(),
-  })
   shutdown.registerCleanup(
     async () => {
       stopRequested = true
@@ -110,8 +103,9 @@ async function runAgent(flags: AgentFlags): Promise<void> {
       `agent: session ${recorder.sessionId} is being recorded by another live process; ` +
         `wait for it to finish, or start a new session\n`,
     )
-    // The session is someone else's: there is nothing of ours to flush.
-    unregisterTranscript()
+    // The session is someone else's: nothing of ours to flush, and closing would only report the lock
+    // again. The undo takes the whole wiring back (this exit needs none of it).
+    unwireExit()
     await shutdown.gracefulExit(EXIT_SESSION_LOCKED)
     return
   }

@@ -14,7 +14,6 @@ describe('a cleanup that hangs', () => {
 
   it('is cut off, named in the report, and the transcript is still flushed', async () => {
     const dir = join(scratch.path, 'sessions')
-    const started = Date.now()
     const { code, stderr } = await runAgent([
       '--dir',
       dir,
@@ -27,11 +26,11 @@ describe('a cleanup that hangs', () => {
       '--exit-timeout-ms',
       String(EXIT_BOUND_MS),
     ])
-    const elapsed = Date.now() - started
 
+    // The hung cleanup keeps the process alive with a timer that is never cleared: that the agent exits at
+    // all, with code 0, is the bound at work. No wall-clock assertion: how long a loaded machine takes to
+    // start the process says nothing about the code. The report names the cleanup that was cut off.
     expect(code, stderr).toBe(0)
-    // A loose bound: process start-up plus the shutdown bound plus slack for a loaded machine.
-    expect(elapsed).toBeLessThan(EXIT_BOUND_MS + 2000 + 3000)
     const line = shutdownLine(stderr)
     expect(line.report.cleanups).toContainEqual(
       expect.objectContaining({ name: 'hung-exporter', status: 'timed-out' }),
