@@ -41,10 +41,12 @@ export const viewCommand: Command = {
   usage: 'view <file-or-dir> [--port <n>] [--no-open] [--format <f>]',
   description: `
 Serves the export's page on 127.0.0.1 (never another address) and prints its URL as the first line
-of stdout. Given a folder, it lists the sessions under it, newest first. The page follows the
-session live: records appended to it appear within a second, without a reload; a last line still
-being written shows as pending, never as an error. Read-only: nothing is written anywhere. Runs
-until Ctrl-C.
+of stdout. Given a folder, it lists the sessions under it, newest first. A session's page comes with
+its first turns and gets the rest as the file is read, so a long session shows at once. The page
+follows the session live (only appended bytes are read): records appended to it appear within a
+second, without a reload; a rewind marks the abandoned turns as a side branch; a last line still
+being written shows as pending, never as an error. Lines over 16 MiB are skipped and counted as
+problems. Read-only: nothing is written anywhere. Runs until Ctrl-C.
 `,
   options: [
     { name: 'port', short: 'p', value: '<n>', help: 'the port to listen on (default 0: a free one)' },
