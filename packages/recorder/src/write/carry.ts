@@ -1,5 +1,5 @@
 import { type RecorderError, RecorderErrorCode } from '../errors.js'
-import { findLineEndAfterUuid, lastUuidOf } from './file-scan.js'
+import { bytesAt, lastLineEndOfAny, lastUuidsOf, lineEndFrom } from './file-scan.js'
 import * as io from './io.js'
 
 /**
@@ -14,28 +14,51 @@ export interface Carry {
   readonly end: number
   /** Bytes already copied into the current transcript. */
   copied: number
+  /** The first bytes of the line being copied (it starts at a line boundary): is it a record, whose? */
+  lineHead: Buffer
+  /** The old file ended inside a line that is not ours (cut by a truncation): the file goes on after a newline. */
+  readonly torn: boolean
 }
 
+// Records of the new file (from its end) looked for in the old one: a copy taken before the old file was
+// truncated may end with records the old file no longer holds, and the latest one it does hold is where
+// the old file goes on. One bounded read back of the old file looks for all of them at once.
+const PLAN_CANDIDATES = 4096
 // Read-back buffer when carrying bytes from a replaced transcript into its successor.
 const CARRY_CHUNK = 1024 * 1024
+// Enough of a line's first bytes for its uuid (ours are 36 characters).
+const LINE_HEAD_BYTES = 64
+const UUID_AT_LINE_START = /^\{"uuid":"([^"\\]{1,40})"/
+const NEWLINE = 0x0a
+const EMPTY = Buffer.alloc(0)
 
 /**
  * The file now at the path already holds records (a copy of the old one put in its place, say): the carry
- * starts right after the last of them, so no record is written twice, whatever was verified when.
+ * starts right after the last of them the old file holds, so no record is written twice, whatever was
+ * verified when. An empty file someone put there (`created` false: not made by our open of a free path)
+ * is a copy from before the first record: it lacks everything, and everything is carried.
  */
-export function* planCarry(carry: Carry, fd: number, size: number): io.Io<void> {
+export function* planCarry(carry: Carry, fd: number, size: number, created: boolean): io.Io<void> {
   carry.copied = 0
-  if (size === 0) return
-  const lastUuid = yield* lastUuidOf(fd, size)
-  if (lastUuid === null) return
-  const lineEnd = yield* findLineEndAfterUuid(carry.fd, lastUuid, carry.end)
+  carry.lineHead = EMPTY
+  if (size === 0) {
+    if (!created) carry.start = 0
+    return
+  }
+  const candidates = new Set(yield* lastUuidsOf(fd, size, PLAN_CANDIDATES))
+  if (candidates.size === 0) return
+  const lineEnd = yield* lastLineEndOfAny(carry.fd, candidates, carry.end)
   if (lineEnd !== null) carry.start = Math.min(lineEnd, carry.end)
 }
 
-/** Reads the carried bytes back from the old file and hands them to `append`, in chunks. */
+/**
+ * Reads the carried bytes back from the old file and hands them to `append`, in chunks; `record` hears of
+ * each record carried (by uuid: it is at the path again).
+ */
 export function* copyCarry(
   carry: Carry,
   append: (buffer: Uint8Array, from: number, progress: (bytes: number) => void) => io.Io<void>,
+  record: (uuid: string) => void,
   error: (code: RecorderErrorCode, what: string, cause: unknown) => RecorderError,
 ): io.Io<void> {
   const length = carry.end - carry.start
@@ -50,6 +73,81 @@ export function* copyCarry(
     }
     // The old file shrank under our descriptor (someone truncated it too): carry what is there.
     if (got === 0) return
-    yield* append(buffer.subarray(0, got), 0, (bytes) => (carry.copied += bytes))
+    let counted = 0
+    yield* append(buffer.subarray(0, got), 0, (written) => {
+      findRecords(carry, buffer.subarray(counted, counted + written), record)
+      counted += written
+      carry.copied += written
+    })
   }
+}
+
+/** Calls `record` for each record whose line ends in `bytes` (the next bytes copied). */
+function findRecords(carry: Carry, bytes: Buffer, record: (uuid: string) => void): void {
+  let start = 0
+  for (;;) {
+    const newline = bytes.indexOf(NEWLINE, start)
+    const end = newline === -1 ? bytes.length : newline
+    const missing = LINE_HEAD_BYTES - carry.lineHead.length
+    if (missing > 0) {
+      carry.lineHead = Buffer.concat([carry.lineHead, bytes.subarray(start, Math.min(end, start + missing))])
+    }
+    if (newline === -1) return
+    const uuid = UUID_AT_LINE_START.exec(carry.lineHead.toString('latin1'))?.[1]
+    if (uuid !== undefined) record(uuid)
+    carry.lineHead = EMPTY
+    start = newline + 1
+  }
+}
+
+/**
+ * Our last write (`lastWrite.length` bytes ending the file, begun at a line start of ours) after someone's
+ * bytes that did not end with a newline: its first record is glued to their line. The carry that writes it
+ * again, from this same file, or null when nothing is glued.
+ */
+export function* gluedRecordCarry(
+  fd: number,
+  size: number,
+  lastWrite: { readonly length: number; readonly lineStart: boolean },
+): io.Io<Carry | null> {
+  const start = size - lastWrite.length
+  if (!lastWrite.lineStart || start <= 0) return null
+  if ((yield* bytesAt(fd, start - 1, 1))[0] === NEWLINE) return null
+  const end = yield* lineEndFrom(fd, start, size)
+  if (end === null) return null
+  return { fd, start, end, copied: 0, lineHead: EMPTY, torn: false }
+}
+
+/**
+ * The file open as `fd` just left the path (deleted, renamed, replaced): the carry that brings what the
+ * path lacks of it, and a descriptor nothing needs any more (the caller closes it), or null.
+ */
+export function carryOnLetGo(
+  previous: Carry | null,
+  fd: number,
+  file: { readonly verifiedLineEnd: number; readonly size: number; readonly torn: boolean },
+): { carry: Carry; surplus: number | null } {
+  if (previous !== null && previous.fd === fd) {
+    // A glued record to write again from this file, which just left the path: what the path lacks of this
+    // file is carried instead, from that record on (everything after it may be missing there too).
+    return { carry: { ...previous, end: file.size, copied: 0 }, surplus: null }
+  }
+  if (previous !== null) {
+    // Replaced again before the carry was complete: the bytes to carry are still the older file's, and what
+    // was copied so far went away with the file just replaced, so the copy starts over. The descriptor of
+    // that intermediate file holds nothing we need.
+    previous.copied = 0
+    return { carry: previous, surplus: fd }
+  }
+  // Kept even when every byte was confirmed at the path: the file put there may be an older copy, and what
+  // it lacks (found by its last record) is read back from this descriptor.
+  const carry = {
+    fd,
+    start: file.verifiedLineEnd,
+    end: file.size,
+    copied: 0,
+    lineHead: EMPTY,
+    torn: file.torn,
+  }
+  return { carry, surplus: null }
 }

@@ -1,16 +1,24 @@
 import { bytesAt } from './file-scan.js'
-import type * as io from './io.js'
+import * as io from './io.js'
 
 /**
  * What the recorder expects to find in its open transcript, besides its size: the file's first bytes (the
- * first record's envelope: its uuid and session id) and the last bytes our writes left at its end. Size
+ * first line, up to 256 bytes: the first record's envelope, its uuid and session id) and the last bytes our writes left at its end. Size
  * and inode alone cannot tell a file overwritten in place (`cat other > file`: same inode, any size) from
  * one that is as we left it; these two small windows can, with two short reads per path check. Nothing
  * else is kept: a few hundred bytes per recorder.
  */
 
-// The first line's envelope up to and past the session id is well within this.
+// The first line's envelope up to and past the session id is well within this. Only the first line counts:
+// the lines after it are the ones appends and cuts change.
 const HEAD_BYTES = 256
+const NEWLINE = 0x0a
+
+/** `bytes` up to and including their first newline. */
+function firstLineOf(bytes: Buffer): Buffer {
+  const newline = bytes.indexOf(NEWLINE)
+  return newline === -1 ? bytes : bytes.subarray(0, newline + 1)
+}
 // Enough of our last record's bytes that another file ending with the same bytes there is no accident.
 const TAIL_BYTES = 64
 
@@ -37,7 +45,7 @@ export class ExpectedContent {
 
   /** Takes what the file holds now as the expectation (at open, after a change we accept). */
   *adopt(fd: number, size: number): io.Io<Buffer> {
-    this.#head = yield* bytesAt(fd, 0, Math.min(HEAD_BYTES, size))
+    this.#head = firstLineOf(yield* bytesAt(fd, 0, Math.min(HEAD_BYTES, size)))
     this.#tail = yield* bytesAt(fd, size - Math.min(TAIL_BYTES, size), Math.min(TAIL_BYTES, size))
     return this.#tail
   }
@@ -45,9 +53,9 @@ export class ExpectedContent {
   /** `bytes` of ours landed at `base`. */
   landed(base: number, bytes: Uint8Array): void {
     if (bytes.length === 0) return
-    if (base < HEAD_BYTES && base <= this.#head.length) {
-      const head = Buffer.concat([this.#head.subarray(0, base), bytes.subarray(0, HEAD_BYTES - base)])
-      this.#head = head
+    // Until the first line is complete (it may be written in parts).
+    if (base === this.#head.length && this.#head.indexOf(NEWLINE) === -1 && base < HEAD_BYTES) {
+      this.#head = firstLineOf(Buffer.concat([this.#head, bytes.subarray(0, HEAD_BYTES - base)]))
     }
     this.#tail =
       bytes.length >= TAIL_BYTES
@@ -56,20 +64,43 @@ export class ExpectedContent {
   }
 
   /**
-   * One read, before a write: the file still ends, at `expected`, with the bytes we left there. It reads one
-   * byte past that end, so a file grown (an append), shrunk or overwritten (other bytes there) all fail it.
+   * Before a write: the file still ends, at `expected`, with the bytes we left there, and still starts with
+   * its first bytes. The last bytes are read one byte past that end, so a file grown (an append), shrunk or
+   * overwritten (other bytes there) fails it; the first bytes catch a file rewritten in place to the same
+   * size between this read and our last write (our last bytes then end it again, after theirs). Both are
+   * read at once: one round trip.
    */
   *endsAsExpected(fd: number, expected: number): io.Io<boolean> {
     const tail = this.#tail
-    const found = yield* bytesAt(fd, expected - tail.length, tail.length + 1)
-    return found.length === tail.length && found.equals(tail)
+    const head = this.#head
+    const atEnd = Buffer.allocUnsafe(tail.length + 1)
+    const atStart = Buffer.allocUnsafe(head.length)
+    const [gotEnd, gotStart] = yield* io.reads(fd, [
+      { buffer: atEnd, position: expected - tail.length },
+      { buffer: atStart, position: 0 },
+    ])
+    return (
+      gotEnd === tail.length &&
+      atEnd.subarray(0, gotEnd).equals(tail) &&
+      gotStart === head.length &&
+      atStart.equals(head)
+    )
+  }
+
+  /** Whether the file open as `fd`, `size` bytes long, ends with the last bytes our writes left. */
+  *endsWithOurs(fd: number, size: number): io.Io<boolean> {
+    const tail = this.#tail
+    if (tail.length === 0 || size < tail.length) return false
+    return (yield* bytesAt(fd, size - tail.length, tail.length)).equals(tail)
   }
 
   /** The file open as `fd`, `size` bytes long, against our expectation that it is at least `expected` long. */
   *compare(fd: number, expected: number, size: number): io.Io<ContentMatch> {
-    const head = this.#head
-    const found = yield* bytesAt(fd, 0, head.length)
-    if (!found.equals(head)) return 'rewritten'
+    // An empty file filled since by someone else: whose bytes they are is for the ownership check to say.
+    if (this.#head.length === 0) return size === 0 ? 'intact' : 'rewritten'
+    // A file cut shorter than its first bytes still starts with what is left of them.
+    const head = this.#head.subarray(0, Math.min(this.#head.length, size))
+    if (!(yield* bytesAt(fd, 0, head.length)).equals(head)) return 'rewritten'
     const tail = this.#tail
     if (size < expected || tail.length === 0) return 'intact'
     if ((yield* bytesAt(fd, expected - tail.length, tail.length)).equals(tail)) return 'intact'

@@ -1,4 +1,5 @@
 import * as io from './io.js'
+import type { PresentAt, PresentRecords } from './present-records.js'
 
 /**
  * Bounded reads of a transcript the write core needs when the file at the path is not what it expected:
@@ -13,17 +14,25 @@ const SCAN_LIMIT = 64 * 1024 * 1024
 const WINDOW = 64 * 1024
 const CHUNK = 1024 * 1024
 const UUID_AT_LINE_START = /^\{"uuid":"([^"\\]{1,200})"/
+// Enough of a line's first bytes for its uuid, counting lines from the start.
+const LINE_HEAD_BYTES = 64
 // The session id of our envelope's first line (session ids are validated: no escapes in them).
 const SESSION_OF_ENVELOPE =
   /^\{"uuid":"[^"\\]+","parentUuid":(?:null|"(?:[^"\\]|\\.)*"),"sessionId":"([^"\\]*)"/
 
 /**
- * uuid of the last record of the file open as `fd` (`size` bytes), or null if none is found. Lines that are
- * not records (a torn line, a line someone added after the last record) are skipped: a copy of the
- * transcript with one trailing non-record line still ends with its last record.
+ * Calls `visit` with the uuid and end of each complete line of the file open as `fd`, from the last
+ * complete line before `size` back towards the start, until `visit` returns true or the read back passes
+ * {@link SCAN_LIMIT}; `uuid` is null for a line that is not a record (a torn line, someone else's line).
+ * Returns how it ended: `found` (visit said so), `start` (the file's first line was visited) or `limit`.
  */
-export function* lastUuidOf(fd: number, size: number): io.Io<string | null> {
+function* linesBackFrom(
+  fd: number,
+  size: number,
+  visit: (uuid: string | null, lineEnd: number) => boolean,
+): io.Io<'found' | 'start' | 'limit'> {
   let window = Math.min(WINDOW, size)
+  let visitedDownTo = size
   for (;;) {
     const from = size - window
     const buffer = Buffer.allocUnsafe(window)
@@ -35,14 +44,79 @@ export function* lastUuidOf(fd: number, size: number): io.Io<string | null> {
     while (lineEnd !== -1) {
       const previous = lineEnd > 0 ? bytes.lastIndexOf(NEWLINE, lineEnd - 1) : -1
       if (previous === -1 && from !== 0) break
-      const line = bytes.toString('utf8', previous + 1, Math.min(lineEnd, previous + 1 + 256))
-      const uuid = UUID_AT_LINE_START.exec(line)?.[1]
-      if (uuid !== undefined) return uuid
+      // Lines visited by a smaller window are not visited twice.
+      if (from + lineEnd + 1 <= visitedDownTo) {
+        const line = bytes.toString('utf8', previous + 1, Math.min(lineEnd, previous + 1 + 256))
+        if (visit(UUID_AT_LINE_START.exec(line)?.[1] ?? null, from + lineEnd + 1)) return 'found'
+        visitedDownTo = from + previous + 1
+      }
       lineEnd = previous
     }
-    if (window >= size || window >= SCAN_LIMIT) return null
+    if (from === 0) return 'start'
+    if (window >= SCAN_LIMIT) return 'limit'
     window = Math.min(window * 4, size, SCAN_LIMIT)
   }
+}
+
+/**
+ * uuids of the last records of the file open as `fd` (`size` bytes), latest first, at most `max` of them.
+ * Lines that are not records (a torn line, a line someone added after the last record) are skipped: a copy
+ * of the transcript with one trailing non-record line still ends with its last record.
+ */
+export function* lastUuidsOf(fd: number, size: number, max: number): io.Io<string[]> {
+  const uuids: string[] = []
+  if (size === 0) return uuids
+  yield* linesBackFrom(fd, size, (uuid) => {
+    if (uuid !== null) uuids.push(uuid)
+    return uuids.length >= max
+  })
+  return uuids
+}
+
+/** uuid of the last record of the file open as `fd` (`size` bytes), or null if none is found. */
+export function* lastUuidOf(fd: number, size: number): io.Io<string | null> {
+  return (yield* lastUuidsOf(fd, size, 1))[0] ?? null
+}
+
+/**
+ * End of the last line of the file open as `fd` (before `end`) that is the record of one of `uuids`, or
+ * null when none is within {@link SCAN_LIMIT} bytes back.
+ */
+export function* lastLineEndOfAny(fd: number, uuids: ReadonlySet<string>, end: number): io.Io<number | null> {
+  const found = { lineEnd: null as number | null }
+  yield* linesBackFrom(fd, end, (uuid, lineEnd) => {
+    if (uuid === null || !uuids.has(uuid)) return false
+    found.lineEnd = lineEnd
+    return true
+  })
+  return found.lineEnd
+}
+
+/**
+ * How many of our records the file open as `fd` holds in its first `size` bytes: read back line by line
+ * to the nearest record `records` knows the count of (the last record of one of our writes), counting the
+ * records on the way.
+ */
+export function* presentUpTo(fd: number, size: number, records: PresentRecords): io.Io<PresentAt> {
+  if (size === 0) return { present: 0, count: 0, exact: true }
+  if (size <= SCAN_LIMIT) return yield* countFromStart(fd, size, records)
+  let counted = 0
+  const found = { at: null as PresentAt | null }
+  const ended = yield* linesBackFrom(fd, size, (uuid) => {
+    if (uuid === null) return false
+    const known = records.known(uuid)
+    if (known === null) {
+      counted++
+      return false
+    }
+    found.at = { present: known.present + counted, count: known.count + counted, exact: true }
+    return true
+  })
+  if (found.at !== null) return found.at
+  // Read back to the start without meeting a record we know: every record counted is ours if the file
+  // held none before ours; otherwise (a cut below where ours begin, a read back cut short) a lower bound.
+  if (ended === 'start' && records.startsWithOurs) return { present: counted, count: 0, exact: true }
+  return { present: ended === 'start' ? 0 : counted, count: 0, exact: false }
 }
 
 /**
@@ -87,8 +161,49 @@ export function* findLineEndAfterUuid(fd: number, uuid: string, end: number): io
   return null
 }
 
+/**
+ * The records of ours in the first `size` bytes of the file open as `fd`, counted line by line from its
+ * start (the records before `records.base`, a resumed session's, are not ours to count).
+ */
+function* countFromStart(fd: number, size: number, records: PresentRecords): io.Io<PresentAt> {
+  const buffer = Buffer.allocUnsafe(Math.min(CHUNK, size))
+  let present = 0
+  // The last record whose count we know, and the records counted since: for the watermarks.
+  let count = 0
+  // The first bytes of the line being read (it may start in an earlier chunk).
+  let head = Buffer.alloc(0)
+  for (let at = 0; at < size;) {
+    const got = yield* io.read(fd, buffer, 0, Math.min(buffer.length, size - at), at)
+    if (got === 0) break
+    const bytes = buffer.subarray(0, got)
+    for (let start = 0; ;) {
+      const newline = bytes.indexOf(NEWLINE, start)
+      const end = newline === -1 ? bytes.length : newline
+      if (head.length < LINE_HEAD_BYTES) {
+        head = Buffer.concat([
+          head,
+          bytes.subarray(start, Math.min(end, start + LINE_HEAD_BYTES - head.length)),
+        ])
+      }
+      if (newline === -1) break
+      const uuid = UUID_AT_LINE_START.exec(head.toString('latin1'))?.[1]
+      if (uuid !== undefined) {
+        present++
+        count++
+        if (uuid === records.base) present = count = 0
+        const known = records.known(uuid)
+        if (known !== null) count = known.count
+      }
+      head = Buffer.alloc(0)
+      start = newline + 1
+    }
+    at += got
+  }
+  return { present, count, exact: true }
+}
+
 /** Offset just after the first newline at or after `position` (before `end`), or null. */
-function* lineEndFrom(fd: number, position: number, end: number): io.Io<number | null> {
+export function* lineEndFrom(fd: number, position: number, end: number): io.Io<number | null> {
   let at = position
   const buffer = Buffer.allocUnsafe(Math.min(CHUNK, Math.max(end - position, 1)))
   while (at < end) {

@@ -2,6 +2,7 @@ import { type RecorderError, RecorderErrorCode } from '../errors.js'
 import type { Custody } from './custody.js'
 import type * as io from './io.js'
 import {
+  changingMessage,
   forkMessage,
   grownMessage,
   overwrittenMessage,
@@ -9,7 +10,8 @@ import {
   rewrittenMessage,
   truncatedMessage,
 } from './path-reports.js'
-import type { PathCheck, Transcript } from './transcript.js'
+import type { PathCheck } from './path-outcome.js'
+import type { Transcript } from './transcript.js'
 import type { Watermarks } from './watermarks.js'
 
 export interface PathCheckContext {
@@ -67,12 +69,16 @@ export function* actOnPathCheck(outcome: PathCheck, c: PathCheckContext): io.Io<
       c.marks.replaced()
       c.report(RecorderErrorCode.TRANSCRIPT_REPLACED, replacedMessage(outcome))
       return { next: 'again' }
-    case 'truncated': {
-      const { lost, exact } = c.marks.truncated(outcome.to)
+    case 'truncated':
+      c.marks.cutTo(outcome.kept)
       c.restartChunk()
-      c.report(RecorderErrorCode.TRANSCRIPT_TRUNCATED, truncatedMessage(outcome, lost, exact))
+      c.report(RecorderErrorCode.TRANSCRIPT_TRUNCATED, truncatedMessage(outcome))
       return { next: 'again' }
-    }
+    case 'changing':
+      return {
+        next: 'refuse',
+        error: c.error(RecorderErrorCode.TRANSCRIPT_CHANGED, changingMessage(), undefined),
+      }
     case 'grown':
     case 'rewritten':
     case 'overwritten':
@@ -88,19 +94,18 @@ export function* actOnPathCheck(outcome: PathCheck, c: PathCheckContext): io.Io<
   switch (outcome.kind) {
     case 'grown':
       c.report(RecorderErrorCode.TRANSCRIPT_CHANGED, grownMessage(outcome, false))
-      // Our records are still there, before (or among) the foreign bytes: the path holds them.
-      c.marks.verifiedAll()
+      // Our records are still there, before (or among) the foreign bytes: the path holds them — once a record
+      // glued to their line is written again.
+      if (!outcome.rewriting) c.marks.verifiedAll()
       return { next: 'again' }
-    case 'rewritten': {
-      const { lost, exact } = c.marks.rewritten(outcome.lastUuid, outcome.to)
+    case 'rewritten':
+      c.marks.cutTo(outcome.kept)
       c.restartChunk()
-      c.report(RecorderErrorCode.TRANSCRIPT_OVERWRITTEN, rewrittenMessage(outcome, lost, exact))
+      c.report(RecorderErrorCode.TRANSCRIPT_OVERWRITTEN, rewrittenMessage(outcome))
       return { next: 'again' }
-    }
     case 'overwritten': {
-      const { lost, exact } = c.marks.overwritten()
       c.restartChunk()
-      const message = overwrittenMessage(outcome, lost, exact)
+      const message = overwrittenMessage(outcome)
       c.report(RecorderErrorCode.TRANSCRIPT_OVERWRITTEN, message)
       return { next: 'refuse', error: c.error(RecorderErrorCode.FOREIGN_FILE, message, undefined) }
     }

@@ -1,4 +1,5 @@
-import type { PathCheck } from './transcript.js'
+import type { PathCheck } from './path-outcome.js'
+import { STILL_WAIT_MS } from './until-still.js'
 
 /** What the path check found, said to the user (onError / warning) in one sentence each. */
 
@@ -16,7 +17,10 @@ export function grownMessage(outcome: Extract<PathCheck, { kind: 'grown' }>, loc
     ? ' while the session lock was not provably ours: another writer took the session, and this recorder stops for good rather than fork it'
     : ''
   const where = outcome.interleaved ? ' (before our last write, not after it)' : ''
-  return `the transcript grew from ${outcome.from} to ${outcome.to} bytes by writes that are not ours${where}${forked}`
+  const glued = outcome.rewriting
+    ? '; the record our write began with was glued to their unfinished line, and is written again on a line of its own'
+    : ''
+  return `the transcript grew from ${outcome.from} to ${outcome.to} bytes by writes that are not ours${where}${glued}${forked}`
 }
 
 /** Someone else wrote (grown, rewritten or overwritten) while the lock was not provably ours: final. */
@@ -25,36 +29,26 @@ export function forkMessage(outcome: PathCheck): string {
   return `the transcript was ${outcome.kind} in place while the session lock was not provably ours: another writer took the session, and this recorder stops for good rather than fork it`
 }
 
-function lostCount(lost: number | null, exact: boolean, what: string): string {
-  return lost === null
-    ? `${what} (how many cannot be told: the cut reaches before the writes this recorder remembers)`
-    : `${exact ? '' : 'at least '}${lost} record(s) already written were lost with it`
+function lostCount(outcome: { readonly lost: number; readonly exact: boolean }): string {
+  return `${outcome.exact ? '' : 'at least '}${outcome.lost} record(s) already written were lost with it`
 }
 
-export function overwrittenMessage(
-  outcome: Extract<PathCheck, { kind: 'overwritten' }>,
-  lost: number | null,
-  exact: boolean,
-): string {
-  return `the transcript was overwritten in place with a file that is not this session's (${outcome.reason}); ${lostCount(lost, exact, 'records already written were lost with it')}; it is never written again, and the records not yet written stay queued until the path is free`
+export function overwrittenMessage(outcome: Extract<PathCheck, { kind: 'overwritten' }>): string {
+  const raced =
+    outcome.raced > 0
+      ? `; our last write (${outcome.raced} byte(s), counted among those lost) was on its way as it was rewritten, and ends it`
+      : ''
+  return `the transcript was overwritten in place with a file that is not this session's (${outcome.reason}); ${lostCount(outcome)}${raced}; it is never written again, and the records not yet written stay queued until the path is free`
 }
 
-export function rewrittenMessage(
-  outcome: Extract<PathCheck, { kind: 'rewritten' }>,
-  lost: number | null,
-  exact: boolean,
-): string {
-  return `the transcript was rewritten in place (${outcome.from} → ${outcome.to} bytes) with records of this session ending at ${outcome.lastUuid ?? 'no record'}; ${lostCount(lost, exact, 'records written after it were lost with it')}; writing continues at its end`
+export function rewrittenMessage(outcome: Extract<PathCheck, { kind: 'rewritten' }>): string {
+  return `the transcript was rewritten in place (${outcome.from} → ${outcome.to} bytes) with records of this session ending at ${outcome.lastUuid ?? 'no record'}; ${lostCount(outcome)}; writing continues at its end`
 }
 
-export function truncatedMessage(
-  outcome: Extract<PathCheck, { kind: 'truncated' }>,
-  lost: number | null,
-  exact: boolean,
-): string {
-  const count =
-    lost === null
-      ? 'records already written were lost with it (how many cannot be told: the cut reaches before the writes this recorder remembers)'
-      : `${exact ? '' : 'at least '}${lost} record(s) already written were lost with it`
-  return `the transcript was truncated from ${outcome.from} to ${outcome.to} bytes by someone else; ${count}; writing continues at its end`
+export function truncatedMessage(outcome: Extract<PathCheck, { kind: 'truncated' }>): string {
+  return `the transcript was truncated from ${outcome.from} to ${outcome.to} bytes by someone else; ${lostCount(outcome)}; writing continues at its end`
+}
+
+export function changingMessage(): string {
+  return `the transcript is being changed in place by someone else (it was still changing after ${STILL_WAIT_MS} ms of looks); nothing is written into it until it is still, and the records stay queued`
 }

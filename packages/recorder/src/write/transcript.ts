@@ -1,59 +1,25 @@
-import { constants } from 'node:fs'
-
 import { RecorderError, RecorderErrorCode } from '../errors.js'
-import type { InFlight } from './in-flight-write.js'
+import type { FileIdentity } from '../util/recorder-fs.js'
 import {
   errorCode,
   isTransient,
   TRANSIENT_FIRST_DELAY_MS,
   TRANSIENT_RETRIES,
 } from '../util/transient-errors.js'
-import { OWNERSHIP_PREFIX_BYTES, ownershipOfPrefix } from '../format/file-ownership.js'
-import { type Carry, copyCarry, planCarry } from './carry.js'
+import { type Carry, carryOnLetGo, copyCarry, gluedRecordCarry, planCarry } from './carry.js'
 import { ExpectedContent } from './expected-content.js'
-import { bytesAt, lastUuidOf, sessionOfPrefix } from './file-scan.js'
+import { lastUuidOf } from './file-scan.js'
+import type { InFlight } from './in-flight-write.js'
 import * as io from './io.js'
-import type { FileIdentity } from '../util/recorder-fs.js'
+import type { ErrorFactory, PathCheck } from './path-outcome.js'
+import { PresentRecords } from './present-records.js'
+import type { Chunk } from './record-queue.js'
+import { closeQuietly, DIR_MODE, inspectOpened, openOrCreate, whyNotOurs } from './transcript-file.js'
+import { untilStill } from './until-still.js'
 
-// O_RDWR (not O_WRONLY) so the file can be read back (its first and last bytes at open, a carry after a
-// replacement); O_APPEND so every write lands at the end whoever else grew the file; O_NOFOLLOW refuses
-// a planted symlink; O_NONBLOCK so opening a FIFO planted at the path cannot block (it is then refused:
-// only a regular file is a transcript).
-const OPEN_FLAGS =
-  constants.O_RDWR | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW | constants.O_NONBLOCK
-const FILE_MODE = 0o600
-const DIR_MODE = 0o700
+export type { ErrorFactory, Lost, PathCheck } from './path-outcome.js'
+
 const NEWLINE = 0x0a
-
-export type ErrorFactory = (code: RecorderErrorCode, what: string, cause: unknown) => RecorderError
-
-/** What the path check found. */
-export type PathCheck =
-  | { readonly kind: 'same' }
-  /** Deleted, renamed away, or replaced by another file (a copy, an editor's save): the descriptor was let go. */
-  | { readonly kind: 'replaced'; readonly missing: boolean; readonly carried: number }
-  /** Same file, shorter than our writes left it: someone truncated it. */
-  | { readonly kind: 'truncated'; readonly from: number; readonly to: number }
-  /**
-   * Same file, longer than our writes left it, our bytes in place: someone else appended (the lock was
-   * bypassed, or lost). `interleaved`: their bytes came before our last write, not after it.
-   */
-  | { readonly kind: 'grown'; readonly from: number; readonly to: number; readonly interleaved: boolean }
-  /**
-   * Same file, rewritten in place with this session's records (an older copy put back with `cat`): writing
-   * goes on at its end; what we wrote after its last record (`lastUuid`) went with the old bytes.
-   */
-  | {
-      readonly kind: 'rewritten'
-      readonly from: number
-      readonly to: number
-      readonly lastUuid: string | null
-    }
-  /**
-   * Same file, overwritten in place with bytes that are not this session's: it is never written again (the
-   * descriptor was let go); every record we wrote into it went with the old bytes.
-   */
-  | { readonly kind: 'overwritten'; readonly reason: string }
 
 /**
  * The one owner of the transcript's path and descriptors. Every open, check, write, sync and close of the
@@ -98,6 +64,11 @@ export class Transcript {
   #inFlight: InFlight | null = null
   // What the open file starts and ends with, as far as we know: a path check compares it, not just the size.
   readonly #expected = new ExpectedContent()
+  // Our last write call: how many bytes landed, and whether they began a line of ours (so a line of someone
+  // else's that came just before them, unfinished, glued our first record to it: see #regluedRecord).
+  #lastWrite = { length: 0, lineStart: false }
+  // How many of our records the file holds: what a cut or an overwrite took is counted from it.
+  readonly #records = new PresentRecords()
 
   // Counters for stats(), read at once through `counts`.
   #writes = 0
@@ -170,8 +141,9 @@ export class Transcript {
   *open(continuing: boolean): io.Io<void> {
     yield* this.ensureDir()
     let fd: number
+    let created: boolean
     try {
-      fd = yield* io.open(this.filePath, OPEN_FLAGS, FILE_MODE)
+      ;({ fd, created } = yield* openOrCreate(this.filePath))
     } catch (error) {
       if (errorCode(error) !== 'ENOENT')
         throw this.#error(RecorderErrorCode.OPEN_FAILED, 'could not open the transcript', error)
@@ -180,7 +152,7 @@ export class Transcript {
       yield* io.forgetDir(this.dir)
       yield* this.ensureDir()
       try {
-        fd = yield* io.open(this.filePath, OPEN_FLAGS, FILE_MODE)
+        ;({ fd, created } = yield* openOrCreate(this.filePath))
       } catch (retryError) {
         if (errorCode(retryError) === 'ENOENT') this.#dirReady = false
         throw this.#error(RecorderErrorCode.OPEN_FAILED, 'could not open the transcript', retryError)
@@ -189,27 +161,11 @@ export class Transcript {
     let stats: FileIdentity
     let endsWithNewline = true
     try {
-      stats = yield* io.fstat(fd)
-      if (!stats.isFile) {
-        throw this.#error(
-          RecorderErrorCode.NOT_A_FILE,
-          'something other than a regular file (a FIFO, a socket, a device) is at the transcript path; it is never written',
-          undefined,
-        )
-      }
-      if (stats.size > 0) {
-        // A file we did not write is never written: its first line must be one of this session's records.
-        const foreign = yield* this.#whyNotOurs(fd, stats.size)
-        if (foreign !== null) {
-          throw this.#error(
-            RecorderErrorCode.FOREIGN_FILE,
-            `the file at the transcript path was not written by sessiontape for this session (${foreign}); it is left untouched`,
-            undefined,
-          )
-        }
-      }
+      stats = yield* inspectOpened(fd, created, this.#records.began, this.#sessionId, this.#error)
       const tail = yield* this.#expected.adopt(fd, stats.size)
       endsWithNewline = tail.length === 0 || tail[tail.length - 1] === NEWLINE
+      if (this.#carry !== null) yield* planCarry(this.#carry, fd, stats.size, created)
+      yield* this.#records.opened(fd, stats.size)
     } catch (error) {
       yield* io.close(fd)
       if (error instanceof RecorderError) throw error
@@ -225,7 +181,6 @@ export class Transcript {
     this.#needsNewline = !endsWithNewline && !continuing
     this.#lastCheckAt = Date.now()
     this.#suspect = false
-    if (this.#carry !== null) yield* planCarry(this.#carry, fd, stats.size)
   }
 
   /**
@@ -255,27 +210,66 @@ export class Transcript {
       return { kind: 'replaced', missing, carried: this.#carryLength() }
     }
     const from = this.#size
-    const size = (yield* io.fstat(fd)).size
-    const match = size === 0 ? 'intact' : yield* this.#expected.compare(fd, from, size)
+    let size = (yield* io.fstat(fd)).size
+    let match = yield* this.#expected.compare(fd, from, size)
+    if (match === 'intact' && size === from) {
+      this.#verifiedLineEnd = this.#lineEnd
+      return { kind: 'same' }
+    }
+    if (match === 'rewritten' || size < from) {
+      // Cut or rewritten in place: maybe half way through someone's rewrite. Decide once it is still.
+      const still = yield* untilStill(fd)
+      if (still === null) return { kind: 'changing' }
+      size = still
+      match = yield* this.#expected.compare(fd, from, size)
+    }
     if (match === 'intact' && size === from) {
       this.#verifiedLineEnd = this.#lineEnd
       return { kind: 'same' }
     }
     if (match === 'rewritten') {
-      const foreign = yield* this.#whyNotOurs(fd, size)
+      const foreign = yield* whyNotOurs(fd, size, this.#sessionId)
       if (foreign !== null) {
+        // Our last write raced their rewrite (it landed after their truncation): its bytes end their file.
+        const raced = yield* this.#expected.endsWithOurs(fd, size)
         // Not ours any more: never written again. The bytes we wrote are gone, so there is nothing to carry.
         this.#fd = null
         yield* closeQuietly(fd)
-        return { kind: 'overwritten', reason: foreign }
+        const lost = this.#records.nowHolds({ present: 0, count: 0, exact: true })
+        return { kind: 'overwritten', reason: foreign, raced: raced ? this.#lastWrite.length : 0, ...lost }
       }
       const lastUuid = yield* lastUuidOf(fd, size)
+      const lost = yield* this.#records.cutTo(fd, size)
       yield* this.#adoptEnd(fd, size, true)
-      return { kind: 'rewritten', from, to: size, lastUuid }
+      if (this.#carry !== null && this.#carry.fd !== fd) yield* planCarry(this.#carry, fd, size, false)
+      return { kind: 'rewritten', from, to: size, lastUuid, ...lost }
     }
-    yield* this.#adoptEnd(fd, size, size > from)
-    if (size > from) return { kind: 'grown', from, to: size, interleaved: match === 'interleaved' }
-    return { kind: 'truncated', from, to: size }
+    if (size > from) {
+      yield* this.#adoptEnd(fd, size, true)
+      const interleaved = match === 'interleaved'
+      const rewriting = interleaved && (yield* this.#rewriteGlued(fd, size))
+      return { kind: 'grown', from, to: size, interleaved, rewriting }
+    }
+    const lost = yield* this.#records.cutTo(fd, size)
+    // Cut between the read before our last write and the write: it landed on the cut line.
+    if (yield* this.#expected.endsWithOurs(fd, size)) yield* this.#rewriteGlued(fd, size)
+    yield* this.#adoptEnd(fd, size, false)
+    // Cut before the carry into it was made: what it lacks now is found again from what it holds now.
+    if (this.#carry !== null && this.#carry.fd !== fd) yield* planCarry(this.#carry, fd, size, false)
+    return { kind: 'truncated', from, to: size, ...lost }
+  }
+
+  /**
+   * Our last write ends the file, but someone changed what came before it (appended, or cut the file)
+   * between the read that checked the file and the write: a race of microseconds. If their bytes did not
+   * end with a newline, the first record of that write is glued to their line and no reader can parse it:
+   * it is written again, whole, on a line of its own (by a carry from this same file; the damaged line
+   * stays, as everything written does). True when it will be.
+   */
+  *#rewriteGlued(fd: number, size: number): io.Io<boolean> {
+    if (this.#carry !== null) return false
+    this.#carry = yield* gluedRecordCarry(fd, size, this.#lastWrite)
+    return this.#carry !== null
   }
 
   /**
@@ -298,18 +292,6 @@ export class Transcript {
     this.#needsNewline = tail.length > 0 && tail[tail.length - 1] !== NEWLINE
   }
 
-  /** Why the file open as `fd` (`size` bytes, not empty) is not one of this session's, or null if it is. */
-  *#whyNotOurs(fd: number, size: number): io.Io<string | null> {
-    const first = yield* bytesAt(fd, 0, Math.min(OWNERSHIP_PREFIX_BYTES, size))
-    const ownership = ownershipOfPrefix(first, size)
-    if (ownership.verdict !== 'ours' && ownership.verdict !== 'empty') return ownership.reason
-    const session = sessionOfPrefix(first)
-    // A copy of another session's transcript: two sessions must never mix in one file.
-    if (session !== null && session !== this.#sessionId)
-      return `its records belong to session ${JSON.stringify(session)}`
-    return null
-  }
-
   /** After a write error: check the path before the next write. */
   markSuspect(): void {
     this.#suspect = true
@@ -330,9 +312,11 @@ export class Transcript {
     yield* this.#appendRaw(buffer, from, progress)
   }
 
-  /** The last complete line now ends at the end of the file (a chunk of whole records was written). */
-  markLineEnd(): void {
-    this.#lineEnd = this.#size
+  /** A chunk was written in full; this recorder has written `count` records once it was. */
+  committed(chunk: Chunk, count: number): void {
+    // A chunk of whole records: the last complete line now ends at the end of the file.
+    if (chunk.nextHeadChars === 0) this.#lineEnd = this.#size
+    this.#records.committed(chunk.completes, chunk.lastUuid, count)
   }
 
   *#appendRaw(buffer: Uint8Array, from: number, progress: (bytes: number) => void): io.Io<void> {
@@ -351,6 +335,7 @@ export class Transcript {
         )
       }
       const landed = (bytes: number): void => {
+        if (bytes > 0) this.#lastWrite = { length: bytes, lineStart: this.#size === this.#lineEnd }
         this.#expected.landed(this.#size, buffer.subarray(offset, offset + bytes))
         offset += bytes
         this.#size += bytes
@@ -427,10 +412,19 @@ export class Transcript {
    */
   *copyCarry(): io.Io<number> {
     const carry = this.#carry!
-    yield* copyCarry(carry, (buffer, from, progress) => this.append(buffer, from, progress), this.#error)
+    // From this same file: a record glued to someone's line, written again (it was counted once already).
+    const own = carry.fd === this.#fd
+    yield* copyCarry(
+      carry,
+      (buffer, from, progress) => this.append(buffer, from, progress),
+      (uuid) => (own ? this.#records.moved(uuid) : this.#records.carried(uuid)),
+      this.#error,
+    )
     this.#lineEnd = this.#size
+    // A cut line carried is not finished by our next record: that goes on a line of its own.
+    if (carry.torn) this.#needsNewline = true
     this.#carry = null
-    yield* closeQuietly(carry.fd)
+    if (!own) yield* closeQuietly(carry.fd)
     return carry.copied
   }
 
@@ -456,25 +450,12 @@ export class Transcript {
   /** Drops `fd` as the transcript; returns it if nothing needs it any more (the caller closes it). */
   #letGo(fd: number): number | null {
     this.#fd = null
-    const previous = this.#carry
-    if (previous !== null) {
-      // Replaced again before the carry was complete: the bytes to carry are still the older file's, and what
-      // was copied so far went away with the file just replaced, so the copy starts over. The descriptor of
-      // that intermediate file holds nothing we need.
-      previous.copied = 0
-      return previous.fd === fd ? null : fd
-    }
-    // Kept even when every byte was confirmed at the path: the file put there may be an older copy, and
-    // what it lacks (found by its last record) is read back from this descriptor.
-    this.#carry = { fd, start: this.#verifiedLineEnd, end: this.#size, copied: 0 }
-    return null
-  }
-}
-
-function* closeQuietly(fd: number): io.Io<void> {
-  try {
-    yield* io.close(fd)
-  } catch {
-    // The file is let go either way; the descriptor is not ours any more.
+    const { carry, surplus } = carryOnLetGo(this.#carry, fd, {
+      verifiedLineEnd: this.#verifiedLineEnd,
+      size: this.#size,
+      torn: this.#needsNewline,
+    })
+    this.#carry = carry
+    return surplus
   }
 }

@@ -34,18 +34,6 @@ export interface WatermarkFollower {
   follow(marks: WatermarkView): void
 }
 
-/** Where a record's bytes end in the file, and how many records were written once they were. */
-interface WrittenPoint {
-  readonly end: number
-  readonly count: number
-  /** The last record the write completed (null: the point where this recorder's records start). */
-  readonly uuid: string | null
-}
-
-// Points kept for counting what a truncation took away; older ones are forgotten (the count then says
-// "at least").
-const MAX_POINTS = 4096
-
 /**
  * How far the session is known to have got, in records counted from this recorder's start:
  * `written` (handed to the OS), `verified` (and found at the path by a check made after the write), `synced`
@@ -66,9 +54,6 @@ export class Watermarks implements WatermarkView {
   #firstWrittenAt: string | null = null
   #lastWrittenAt: string | null = null
   #maxBatchRecords = 0
-  #points: WrittenPoint[] = []
-  // Older points were forgotten: a truncation reaching before the oldest one can only be counted as "at least".
-  #dropped = false
   #waiters: Waiter[] = []
   #openWaiters: OpenWaiter[] = []
 
@@ -149,19 +134,14 @@ export class Watermarks implements WatermarkView {
     for (const waiter of this.#openWaiters.splice(0)) waiter.resolve()
   }
 
-  /** A chunk was written in full; the file now ends at `end`. */
-  committed(chunk: Chunk, end: number): void {
+  /** A chunk was written in full. */
+  committed(chunk: Chunk): void {
     if (chunk.completes === 0) return
     this.#written += chunk.completes
     this.#writtenUuid = chunk.lastUuid
     this.#firstWrittenAt ??= chunk.firstTimestamp
     this.#lastWrittenAt = chunk.lastTimestamp
     if (chunk.completes > this.#maxBatchRecords) this.#maxBatchRecords = chunk.completes
-    this.#points.push({ end, count: this.#written, uuid: chunk.lastUuid })
-    if (this.#points.length > MAX_POINTS) {
-      this.#points.splice(0, this.#points.length - MAX_POINTS)
-      this.#dropped = true
-    }
   }
 
   /**
@@ -190,67 +170,20 @@ export class Watermarks implements WatermarkView {
    */
   replaced(): void {
     if (this.#synced > this.#verified) this.#synced = this.#verified
-    // Offsets of the old file mean nothing in the new one: a later truncation cannot be counted from them.
-    this.#points = []
-    this.#dropped = true
   }
 
-  /**
-   * The transcript was opened, `size` bytes long: where this recorder's records start in the file when
-   * first opened (counts 0 there). Every `ready()` waiting resolves.
-   */
-  opened(size: number): void {
-    if (this.#points.length === 0) this.#points.push({ end: size, count: this.#written, uuid: null })
+  /** The transcript was opened: every `ready()` waiting resolves. */
+  opened(): void {
     for (const waiter of this.#openWaiters.splice(0)) waiter.resolve()
   }
 
   /**
-   * The file was overwritten in place by something that is not this session's: every record written into
-   * it went with the old bytes. Returns how many (null when that cannot be told), and whether exactly.
+   * Someone cut or rewrote the file: of the records written, only the first `kept` are known to be left
+   * there (the others were lost, and reported so): the ones after them count as neither verified nor synced.
    */
-  overwritten(): { lost: number | null; exact: boolean } {
-    const first = this.#points[0]
-    this.#points = []
-    const exact = !this.#dropped
-    this.#dropped = true
-    return first === undefined ? { lost: null, exact: false } : { lost: this.#written - first.count, exact }
-  }
-
-  /**
-   * The file was rewritten in place with this session's records ending at `lastUuid` (an older copy put back
-   * with `cat`): the records written after that one went with the old bytes. Returns how many (null when
-   * `lastUuid` is not a record whose write is remembered), and whether exactly; writing goes on after `size`.
-   */
-  rewritten(lastUuid: string | null, size: number): { lost: number | null; exact: boolean } {
-    let kept: WrittenPoint | undefined
-    for (const point of this.#points) if (lastUuid !== null && point.uuid === lastUuid) kept = point
-    const exact = !this.#dropped
-    this.#points = [{ end: size, count: this.#written, uuid: null }]
-    this.#dropped = true
-    if (kept === undefined) return { lost: null, exact: false }
-    if (this.#verified > kept.count) this.#verified = kept.count
-    if (this.#synced > kept.count) this.#synced = kept.count
-    return { lost: this.#written - kept.count, exact }
-  }
-
-  /**
-   * The file was truncated to `size` bytes: returns how many written records lost their bytes (null when
-   * that cannot be told: the cut reaches before the oldest write remembered) and whether the count is exact
-   * (false: a lower bound, older writes were forgotten).
-   */
-  truncated(size: number): { lost: number | null; exact: boolean } {
-    let kept = 0
-    let found = false
-    for (const point of this.#points) {
-      if (point.end > size) break
-      kept = point.count
-      found = true
-    }
-    this.#points = this.#points.filter((point) => point.end <= size)
-    if (!found) return { lost: null, exact: false }
+  cutTo(kept: number): void {
     if (this.#verified > kept) this.#verified = kept
     if (this.#synced > kept) this.#synced = kept
-    return { lost: this.#written - kept, exact: !this.#dropped }
   }
 
   /** Tells the follower where the persisted watermark is, and resolves every waiter whose target is met. */

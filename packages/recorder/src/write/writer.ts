@@ -119,10 +119,12 @@ export class Writer {
         yield* t.ensureDir()
         yield* io.requireLock()
         yield* t.open(this.#current !== null && this.#current.written > 0 && !t.hasCarry)
-        this.#marks.opened(t.size)
+        this.#marks.opened()
         continue
       }
       if (t.hasCarry) {
+        // The file put in place may have changed since it was opened: never carry onto an unseen change.
+        if (!(yield* t.unchanged()) && !(yield* this.#check())) continue
         yield* t.copyCarry()
         continue
       }
@@ -133,6 +135,9 @@ export class Writer {
         (this.#current !== null || this.#s.queue.prepareHead())
       // The lock before the check: a lock lost and taken again makes the check due (did anyone write?).
       if (writing) yield* io.requireLock()
+      // The bytes first, then the read that checks the file, then the write: the less time between the
+      // check and the write, the less room for someone's rewrite to begin unseen (see until-still.ts).
+      if (writing) this.#current ??= this.#take()
       // Before a write, when due — or when the lock was lost since the last check, or the file is no longer as
       // long as we left it (someone appended: never glue our record to their line) — a path that no longer
       // names our file as we left it is dealt with first; after a check that found it so, the write follows.
@@ -167,9 +172,9 @@ export class Writer {
     )
     this.#current = null
     const t = this.#s.transcript
-    if (current.chunk.nextHeadChars === 0) t.markLineEnd()
     this.#s.queue.commit(current.chunk)
-    this.#marks.committed(current.chunk, t.size)
+    this.#marks.committed(current.chunk)
+    t.committed(current.chunk, this.#marks.written)
   }
 
   #take(): Current | null {
