@@ -13,6 +13,11 @@ export interface CliIo {
    * batches, so a slow reader on a pipe cannot make the output pile up in memory. @default resolved
    */
   readonly drain?: () => Promise<void>
+  /**
+   * How many terminal columns a one-line view (`tail`) may use, asked per line so a resized terminal is
+   * followed (see commands/tail-columns.ts). @default 80
+   */
+  readonly columns?: () => number
 }
 
 export function styleOf(io: CliIo): Style {

@@ -1,7 +1,7 @@
 import { open, stat, type FileHandle } from 'node:fs/promises'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { lineParserFor } from '@sessiontape/recorder/internal'
-import type { TranscriptFormat } from '@sessiontape/recorder'
+import type { SessionRecord, TranscriptFormat } from '@sessiontape/recorder'
 import { stringifyJson } from '@sessiontape/recorder/internal'
 import { TornLineTracker, type ClassifiedLine } from '@sessiontape/recorder/internal'
 import { drained, styleOf, type CliIo } from './cli-io.js'
@@ -22,6 +22,11 @@ export interface FollowOptions {
    * @default 'sessiontape'
    */
   readonly format?: TranscriptFormat
+  /**
+   * One record as a line of human output (no newline); `where` is its line number or `@<offset>`.
+   * @default `<where>: <time> <type>: <text, cut at 100 characters>`
+   */
+  readonly recordLine?: (where: string, record: SessionRecord) => string
   /** @internal Test seam: lines longer than this are skipped unread. */
   readonly maxLineBytes?: number
 }
@@ -52,6 +57,9 @@ interface Entry {
  */
 export async function followFile(filePath: string, options: FollowOptions, io: CliIo): Promise<void> {
   const style = styleOf(io)
+  const recordLine =
+    options.recordLine ??
+    ((where: string, record: SessionRecord) => `${where}: ${formatRecordLine(record, style)}`)
   const maxLineBytes = options.maxLineBytes ?? CLI_MAX_LINE_BYTES
   const reader = lineParserFor(options.format ?? 'sessiontape', filePath)
   if (reader === undefined) throw new TypeError('followFile: a single JSON document has no lines to follow')
@@ -106,7 +114,7 @@ export async function followFile(filePath: string, options: FollowOptions, io: C
         toErr: false,
         text: options.json
           ? `${stringifyJson(record)}\n`
-          : `${label(entry.line, entry.offset)}: ${formatRecordLine(record, style)}\n`,
+          : `${recordLine(label(entry.line, entry.offset), record)}\n`,
       })
     }
     if (entry.records.length > 0) {

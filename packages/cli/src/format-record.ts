@@ -117,7 +117,7 @@ export function formatRecord(
   return text
 }
 
-/** One line per record, for `tail` and the tree view. */
+/** One line per record, for the tree view (`tail` fits its lines to the terminal: commands/tail-line.ts). */
 export function formatRecordLine(record: SessionRecord, style: Style = plainStyle): string {
   const body = bodyText(record)
     .slice(0, ONE_LINE_CHARS * 4)

@@ -1,6 +1,7 @@
 import { once } from 'node:events'
 import { constants } from 'node:os'
 import { runCli } from './run-cli.js'
+import { outputColumns } from './commands/tail-columns.js'
 import { colorStyle, plainStyle, wantsColor } from './style.js'
 
 // The `sessiontape` executable. Everything testable lives in runCli; this file only wires the process.
@@ -64,6 +65,7 @@ runCli(process.argv.slice(2), {
   err: (text) => process.stderr.write(text),
   signal: controller.signal,
   style: wantsColor(process.env, process.stdout.isTTY === true) ? colorStyle : plainStyle,
+  columns: () => outputColumns(process.stdout, process.env),
   // A pipe to a slow reader buffers writes in memory: wait for it before producing more.
   drain: async () => {
     if (stdoutClosed || !process.stdout.writableNeedDrain) return

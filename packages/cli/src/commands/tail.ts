@@ -12,6 +12,9 @@ import { displayLine } from '../display-text.js'
 import { followFile } from '../follow-file.js'
 import { CLI_MAX_LINE_BYTES } from '../limits.js'
 import { requireFile } from '../targets.js'
+import { styleOf } from '../cli-io.js'
+import { DEFAULT_COLUMNS } from './tail-columns.js'
+import { formatTailLine } from './tail-line.js'
 
 const DEFAULT_COUNT = 10
 
@@ -21,6 +24,7 @@ export const tailCommand: Command = {
   usage: 'tail [-f] [-n <count>] <file> [--format <f>] [--json]',
   description: `
 Prints the last <count> records of a transcript, one line each (line number, time, type, text),
+cut with … to fit the terminal's width (COLUMNS if set; 80 columns when not on a terminal),
 reading from the end of the file: a file over 1 MiB is not read whole, and its records are
 labelled by byte offset (@<offset>) instead of line number. With -f it keeps running and prints
 every record as soon as its line is complete, until Ctrl-C (which ends it by SIGINT). A partial last line is a write in
@@ -82,7 +86,14 @@ document has no lines to follow: use show.
     }
     await followFile(
       filePath,
-      { follow: values.follow === true, count, json: values.json === true, format },
+      {
+        follow: values.follow === true,
+        count,
+        json: values.json === true,
+        format,
+        recordLine: (where, record) =>
+          formatTailLine(where, record, io.columns?.() ?? DEFAULT_COLUMNS, styleOf(io)),
+      },
       io,
     )
     return ExitCode.OK
