@@ -205,6 +205,9 @@ async function runCase(index: number, ops: number): Promise<number> {
   const foreign: Array<{ path: string; bytes: Buffer }> = []
   // Files of ours removed from the path (deleted, or something not ours put in their place): kept to read.
   const removed: string[] = []
+  // Files replaced by copies since the path last went away: the records they held that a copy lacks are
+  // carried into the copy, so they go with it if it goes (the table's first and third rows).
+  const copies: string[] = []
   let snapshot: Buffer | null = null
   let partials = 0
   let performed = 0
@@ -260,7 +263,14 @@ async function runCase(index: number, ops: number): Promise<number> {
     }
   }
 
+  /** The file at the path goes away (removed, or destroyed in place): so does what was carried into it. */
+  function copyGone(): void {
+    removed.push(...copies.splice(0))
+  }
+
   async function tamper(op: Op): Promise<void> {
+    if (op === 'delete' || op === 'fifo' || op === 'foreign-rename' || op === 'other-session') copyGone()
+    if (op === 'overwrite-foreign') copyGone()
     switch (op) {
       case 'copy-over-older':
       case 'copy-over-current': {
@@ -270,6 +280,8 @@ async function runCase(index: number, ops: number): Promise<number> {
         // A copy whose first line no longer says it is ours (a snapshot taken after a cut through the first
         // record) is a file that is not ours to the writer: the replaced file went as if deleted.
         if (link !== null && !recognizable(bytes)) removed.push(link)
+        // What the copy lacks is carried into it: if the copy goes away too, that goes with it.
+        else if (link !== null) copies.push(link)
         break
       }
       case 'delete': {
