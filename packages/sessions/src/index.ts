@@ -31,14 +31,8 @@ export type { ExportOptions } from './export/options.js'
 export { ExportError } from './export/export-error.js'
 export { startViewer, type Viewer } from './view/server.js'
 export type { ViewerOptions } from './view/options.js'
-export { catalogSessions } from './catalog/catalog-sessions.js'
-export type { CatalogSession } from './catalog/catalog-session.js'
-export type { CatalogOptions } from './catalog/options.js'
-export { defaultCacheDir } from './catalog/cache-dir.js'
-export { defaultSessionRoots, type SessionRoot } from './catalog/default-roots.js'
-export { searchSessions, type SearchHit, type SearchResult } from './search/search-sessions.js'
-export type { SearchOptions } from './search/options.js'
-export { SEARCH_ROLES, type SearchRole } from './search/searchable-text.js'
+export * from './catalog/index.js'
+export * from './search/index.js'
 export {
   summarizeUsage,
   type DayUsage,

@@ -1,6 +1,6 @@
 import path from 'node:path'
 import { listSessions, type SessionSummary } from '@sessiontape/recorder'
-import { catalogSessions, type CatalogSession } from '@sessiontape/sessions'
+import { catalogSessions, type CatalogSession } from '@sessiontape/sessions/catalog'
 import { ExitCode, type CliIo } from '../cli-io.js'
 import {
   FORMAT_OPTION,

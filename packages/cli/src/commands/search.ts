@@ -1,4 +1,4 @@
-import { SEARCH_ROLES, searchSessions, type SearchHit, type SearchRole } from '@sessiontape/sessions'
+import { SEARCH_ROLES, searchSessions, type SearchHit, type SearchRole } from '@sessiontape/sessions/search'
 import { CliError, ExitCode } from '../cli-io.js'
 import { parseCommandArgs, stringOption, writeJson, type Command } from '../command.js'
 import { displayLine } from '../display-text.js'
