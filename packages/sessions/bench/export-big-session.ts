@@ -2,7 +2,8 @@
  * Export throughput and memory on a big session, beside its baselines in the same run:
  * - read floor: stream the file's lines and JSON.parse each (no model, no render);
  * - model only: streamConversation() over the file, events counted;
- * - export md / export html (branch all: no branch pass) and html --branch active (two passes), and html --redact.
+ * - export md / export html (branch all: no branch pass) and html --branch active (two passes), and each
+ *   with --redact (md --branch all, html branch active).
  * Peak RSS is sampled every 10 ms during each run; a flat-memory export stays near the baseline's RSS
  * whatever the file's size: give two sizes (`50 100`) to see it. Each row prints wall time, CPU time (less
  * sensitive to a busy machine) and its ratio to `streamConversation only` of the same size (the target,
@@ -162,6 +163,9 @@ for (const size of sizes) {
   await measure('export html (branch active)', () => exportSession(file, { format: 'html', write: discard }))
   await measure('export html --out (branch active)', () =>
     exportSession(file, { format: 'html', out: join(dir, 'out.html') }),
+  )
+  await measure('export md --redact --branch all', () =>
+    exportSession(file, { format: 'md', branch: 'all', redact: true, write: discard }),
   )
   await measure('export html --redact (branch active)', () =>
     exportSession(file, { format: 'html', redact: true, write: discard }),

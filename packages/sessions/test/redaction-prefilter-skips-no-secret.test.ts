@@ -2,10 +2,12 @@
  * The redactor runs a rule only on texts holding one of the rule's literal anchors (redact/anchor-scan.ts).
  * These prove the shortcut changes no finding: on texts mixing planted secrets, near-misses and noise, what
  * the redactor finds equals what every rule finds when run on every text; and the keyword-first scan of
- * `name = value` assignments finds exactly what the documented pattern finds.
+ * `name = value` assignments finds exactly what the documented pattern finds; and the one-pass anchor scan
+ * finds exactly the anchors a search for each one finds.
  */
 import { describe, expect, it } from 'vitest'
 import { findSecrets } from '../src/index.js'
+import { AnchorScan, type Anchor } from '../src/redact/anchor-scan.js'
 import { SECRETLINT_ANCHORS, scanWithSecretlint } from '../src/redact/secretlint-rules.js'
 import { STRUCTURAL_ANCHORS, assignedValues, scanStructural } from '../src/redact/structural-rules.js'
 import { fakeSecrets, prng } from './fixtures/fake-secrets.js'
@@ -83,6 +85,72 @@ describe('the redaction prefilter', () => {
         }
       }
       expect(findSecrets(text), JSON.stringify(text)).toEqual(text.length < 16 ? [] : unfiltered(text))
+    }
+  })
+
+  /** The anchors `text` holds, each searched for on its own: what AnchorScan must find. */
+  function holds(anchors: readonly Anchor[], text: string): string[] {
+    // Any case means ASCII letters in either case, as the rules' `[kK]` classes do: `K`.toLowerCase() is `k`.
+    const folded = text.replace(/[A-Z]/g, (c) => c.toLowerCase())
+    const found = anchors
+      .filter((a) => (a.caseless === true ? folded.includes(a.text.toLowerCase()) : text.includes(a.text)))
+      .map((a) => a.text)
+    return [...new Set(found)].sort()
+  }
+
+  it('finds exactly the anchors a text holds, on anchor sets where some end inside others', () => {
+    // A small alphabet makes anchors that are suffixes of other anchors' beginnings (`ab` in `bab…`), found
+    // only through the automaton's failure links, and the same text both caseless and not.
+    const random = prng(3)
+    const word = (alphabet: string, n: number): string => {
+      let out = ''
+      for (let c = 0; c < n; c++) out += alphabet[Math.floor(random() * alphabet.length)]
+      return out
+    }
+    for (let set = 0; set < 300; set++) {
+      const anchors: Anchor[] = []
+      for (let a = 0, n = 1 + Math.floor(random() * 8); a < n; a++) {
+        const text = word('abAB_', 1 + Math.floor(random() * 5))
+        anchors.push(random() < 0.5 ? { text } : { text, caseless: true })
+      }
+      const scan = new AnchorScan(anchors)
+      for (let i = 0; i < 50; i++) {
+        const text = word('abAB_xé', Math.floor(random() * 30))
+        expect([...scan.scan(text)].sort(), JSON.stringify({ anchors, text })).toEqual(holds(anchors, text))
+      }
+    }
+  })
+
+  it('finds exactly the anchors a text holds, each searched for on its own', () => {
+    const anchors = [...SECRETLINT_ANCHORS, ...STRUCTURAL_ANCHORS]
+    const scan = new AnchorScan(anchors)
+    const random = prng(5)
+    // Anchors in every case (a case-sensitive one must not be found in another case), cut short, overlapping
+    // (`passwd` holds `pass`… `hvs.` after `h`), next to noise and non-ASCII (`K`, the Kelvin sign, is not `k`).
+    const pieces = [
+      ...anchors.map((a) => a.text),
+      ...anchors.map((a) => a.text.toUpperCase()),
+      ...anchors.map((a) => a.text.toLowerCase()),
+      ...anchors.map((a) => a.text.slice(0, -1)),
+      ...anchors.map((a) => a.text.slice(1)),
+      'ghp',
+      'h',
+      'sk-ant-api',
+      '\u212a' + 'ey',
+      'é',
+      '😀',
+    ]
+    for (let i = 0; i < 5000; i++) {
+      let text = ''
+      const parts = Math.floor(random() * 8)
+      for (let p = 0; p < parts; p++) {
+        if (random() < 0.6) text += pieces[Math.floor(random() * pieces.length)]
+        else {
+          const n = Math.floor(random() * 6)
+          for (let c = 0; c < n; c++) text += NOISE[Math.floor(random() * NOISE.length)]
+        }
+      }
+      expect([...scan.scan(text)].sort(), JSON.stringify(text)).toEqual(holds(anchors, text))
     }
   })
 

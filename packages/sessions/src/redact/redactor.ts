@@ -1,6 +1,6 @@
 import type { SecretFinding } from './finding.js'
 import { AnchorScan } from './anchor-scan.js'
-import { SECRETLINT_ANCHORS, scanWithSecretlint } from './secretlint-rules.js'
+import { SECRETLINT_ANCHORS, hasUnanchoredRule, scanWithSecretlint } from './secretlint-rules.js'
 import { STRUCTURAL_ANCHORS, scanStructural } from './structural-rules.js'
 
 /** How many secrets of each kind were replaced. */
@@ -21,7 +21,8 @@ export function findSecrets(text: string): SecretFinding[] {
   if (text.length < MIN_SCANNED_LENGTH) return []
   anchors ??= new AnchorScan([...SECRETLINT_ANCHORS, ...STRUCTURAL_ANCHORS])
   const hits = anchors.scan(text)
-  // A rule without anchors (one a newer preset adds) still runs on every text.
+  // No anchor, no finding (most texts): unless a rule without anchors (one a newer preset adds) must run.
+  if (hits.size === 0 && !hasUnanchoredRule()) return []
   const found = [...scanWithSecretlint(text, hits), ...scanStructural(text, hits)]
     .filter((f) => f.end > f.start)
     .sort((a, b) => a.start - b.start || b.end - a.end)

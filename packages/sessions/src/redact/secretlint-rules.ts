@@ -113,6 +113,8 @@ interface LoadedRule {
 let sink: SecretFinding[] = []
 let sinkText = ''
 let loaded: readonly LoadedRule[] | undefined
+/** Whether some loaded rule has no anchors (asked once per text: kept). */
+let unanchored: boolean | undefined
 
 function ruleSuffix(rule: RuleCreator): string {
   return rule.meta.id.replace(/^@secretlint\/secretlint-rule-/, '')
@@ -158,6 +160,12 @@ function locate(range: readonly [number, number], message: Message, kind: string
     if (at !== -1) return { start: at, end: at + secret.length, kind }
   }
   return { start, end, kind }
+}
+
+/** Whether some rule runs on every text: one a newer preset adds, whose anchors are not listed above. */
+export function hasUnanchoredRule(): boolean {
+  unanchored ??= (loaded ??= load()).some((rule) => rule.anchors === undefined)
+  return unanchored
 }
 
 /**
