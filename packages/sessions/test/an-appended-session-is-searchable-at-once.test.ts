@@ -33,7 +33,7 @@ describe('a session appended to by a live agent', () => {
 
       // The refresh after another append reads only the tail, and the other session not at all.
       await appendClaudeTurns(file, ID, CWD, [{ user: 'and the okapi one', assistant: 'ok' }])
-      const refreshed = await refreshCatalog([projects], { cacheDir, walk: 'deep', withFilters: true })
+      const refreshed = await refreshCatalog([projects], { cacheDir, walk: 'deep', query: [] })
       expect(refreshed.stats).toEqual({ fresh: 1, appended: 1, read: 0, unreadable: 0 })
       expect((await searchSessions('okapi', options)).hits.map((hit) => hit.line)).toEqual([5])
     })

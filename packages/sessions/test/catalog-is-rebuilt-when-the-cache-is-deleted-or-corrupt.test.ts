@@ -2,13 +2,36 @@ import { readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { catalogSessions, searchSessions } from '../src/index.js'
+import { parseQuery } from '../src/search/query.js'
+import { columnBytes, FILTER_COLUMNS, queryColumns } from '../src/search/trigram-filter.js'
 import { withTemp, writeClaudeSession } from './helpers/claude-sessions.js'
 
 const CWD = '/home/dev/app'
 
 async function shardFiles(cacheDir: string): Promise<string[]> {
-  const dir = path.join(cacheDir, 'catalog-v1')
+  const dir = path.join(cacheDir, 'catalog-v2')
   return (await readdir(dir)).map((name) => path.join(dir, name))
+}
+
+/** Damages a shard's filter table (format in src/catalog/cache-store.ts) and leaves its JSON part intact. */
+async function damageTable(
+  file: string,
+  how: 'zero the query runs' | 'flip a bit per run' | 'cut',
+): Promise<void> {
+  const bytes = await readFile(file)
+  const tableAt = 12 + bytes.readUInt32LE(8) + 8
+  const rows = bytes.readUInt32LE(tableAt - 4)
+  if (rows === 0) return
+  const pitch = columnBytes(rows) + 4
+  expect(bytes.length).toBe(tableAt + FILTER_COLUMNS * pitch + 4)
+  if (how === 'cut') return await writeFile(file, bytes.subarray(0, tableAt + 100))
+  if (how === 'zero the query runs') {
+    for (const column of queryColumns(parseQuery('quokkaflag').keys))
+      bytes.fill(0, tableAt + column * pitch, tableAt + column * pitch + pitch)
+  } else {
+    for (let column = 0; column < FILTER_COLUMNS; column++) bytes[tableAt + column * pitch]! ^= 0x01
+  }
+  await writeFile(file, bytes)
 }
 
 describe('the catalog is a cache: deleted or corrupt, it is rebuilt from the files', () => {
@@ -32,7 +55,7 @@ describe('the catalog is a cache: deleted or corrupt, it is rebuilt from the fil
 
       const damage: [string, (file: string) => Promise<void>][] = [
         ['deleted', (file) => rm(file)],
-        ['truncated', (file) => writeFile(file, 'STCAT03\n\x10\x00')],
+        ['truncated', (file) => writeFile(file, 'STCAT04\n\x10\x00')],
         ['cut short', async (file) => writeFile(file, (await readFile(file)).subarray(0, 40))],
         [
           'a byte of its JSON changed',
@@ -44,6 +67,15 @@ describe('the catalog is a cache: deleted or corrupt, it is rebuilt from the fil
           },
         ],
         ['garbage', (file) => writeFile(file, Buffer.alloc(4096, 0xab))],
+        // The search filters, transposed after the JSON: the runs a query for the word reads, zeroed (they
+        // would rule every file out), one bit of every run flipped, the table cut short or grown.
+        ['its query buckets zeroed', (file) => damageTable(file, 'zero the query runs')],
+        ['a bit of each bucket flipped', (file) => damageTable(file, 'flip a bit per run')],
+        ['its table cut short', (file) => damageTable(file, 'cut')],
+        [
+          'bytes after its table',
+          async (file) => writeFile(file, Buffer.concat([await readFile(file), Buffer.alloc(9)])),
+        ],
         ['empty', (file) => writeFile(file, '')],
       ]
       for (const [, harm] of damage) {

@@ -1,42 +1,64 @@
 /**
- * The catalog cache on disk: `<cacheDir>/catalog-v1/<nn>.bin`, 64 shards, a session file's entry in the
+ * The catalog cache on disk: `<cacheDir>/catalog-v2/<nn>.bin`, 32 shards, a session file's entry in the
  * shard its path hashes to. The files are the truth; this is a copy that saves reading them again:
  *
- *   "STCAT03\n"                 8 bytes, the format (a different version is ignored and rebuilt)
- *   u32 LE  n, then n bytes     JSON { entries: CachedEntry[] }, with each filter's place in the blob
+ *   "STCAT04\n"                 8 bytes, the format (a different version is ignored and rebuilt)
+ *   u32 LE  n, then n bytes     JSON { entries: StoredEntry[] }; an entry with a search filter names its row
  *   u32 LE  checksum of those n bytes (checksum.ts)
- *   u32 LE  m, then m bytes     the Bloom filters, back to back (each a whole number of 8-byte words)
- *   u32 LE  m again              (a shard cut short or overwritten at its end does not end with it)
+ *   u32 LE  r                   rows: the shard's files that have a filter
+ *   FILTER_COLUMNS × (⌈r/8⌉ + 4) the filters transposed (trigram-filter.ts): bucket c's run of r bits (file
+ *                               row i at bit i), then a u32 LE check of that run, of c and of the JSON's
+ *                               checksum — a query reads only its buckets' runs, each checked on its own
+ *   u32 LE  r again              (a shard cut short or overwritten at its end does not end with it)
  *
- * The filters carry no checksum of their own: a shard is only ever replaced whole by a rename, so they are
- * torn only if the JSON's lengths or checksum are too; summing ~30 MB of filters cost a warm search more
- * than everything else it reads. A search reads a whole shard with one read call; a listing its first
- * 128 KiB (the JSON part of most shards), then the rest of a bigger JSON part.
- * A shard that does not read back exactly (short, wrong magic, a length or checksum that does not match,
- * JSON that does not parse) is treated as empty: its sessions are read from their files again and the shard is
- * rewritten. `list` reads only the JSON part; `search` reads the filters too. A shard is replaced whole by
- * a new file renamed over it (never edited in place), so a reader sees the old shard or the new one; two
- * processes saving the same shard at once each write a complete file, and the later rename wins (what the
- * other one learnt is learnt again on the next run).
+ * The table has no checksum over all of it (a search would have to read it all), but every run has its own
+ * check, tied to its bucket and to the JSON it belongs to: a run overwritten, zeroed or moved does not
+ * check, and then the shard's filters are rebuilt from the files (a damaged run must never rule a file out).
+ * A listing reads the JSON part (its first 128 KiB, then the rest of a bigger one); a search reads
+ * the JSON part and, through the same open file (so a shard renamed over meanwhile cannot mix in), the runs
+ * of its query's buckets — a few dozen bytes each — instead of every file's filter (~28 MB for 3,000
+ * sessions, most of a warm search's cost in the format before); a refresh that rewrites a shard reads it
+ * whole. A shard that does not read back exactly (short, wrong magic, a length or checksum that does not
+ * match, JSON that does not parse) is treated as empty: its sessions are read from their files again and the
+ * shard is rewritten; a table that does not read back costs only the filters (rebuilt from the files). A
+ * shard is replaced whole by a new file renamed over it (never edited in place), so a reader sees the old
+ * shard or the new one; two processes saving the same shard at once each write a complete file, and the
+ * later rename wins (what the other one learnt is learnt again on the next run).
  */
 import { randomBytes } from 'node:crypto'
 import { mkdir, open, rename, rm, writeFile, type FileHandle } from 'node:fs/promises'
 import path from 'node:path'
 import type { TranscriptFormat } from '@sessiontape/recorder'
 import { checksum } from './checksum.js'
+import {
+  columnBytes,
+  FILTER_BYTES,
+  FILTER_COLUMNS,
+  transpose,
+  untranspose,
+} from '../search/trigram-filter.js'
 import type { ReadPoint } from './read-events.js'
 import type { DigestState } from './session-digest.js'
 
-export const SHARDS = 64
-const MAGIC = Buffer.from('STCAT03\n')
-const CACHE_SUBDIR = 'catalog-v1'
-/** Entries kept per shard (the least recently seen go first): 64 × 8,192 sessions in all. */
-export const MAX_ENTRIES_PER_SHARD = 8192
-/** Filter bytes kept per shard (the least recently seen lose theirs first): 64 × 16 MiB at most. */
-export const MAX_FILTER_BYTES_PER_SHARD = 16 * 1024 * 1024
 /**
- * The first read of a shard when listing: its JSON part is ~1 KiB per session (3,000 sessions in 64 shards:
- * ~50 KiB each); a bigger one takes one more read. A search reads the whole shard at once.
+ * Shards: a change rewrites one (its JSON and its table: ~0.8 MB for 3,000 sessions), and a search reads
+ * each query bucket's run once per shard (32 × ~11 small reads for a 13-letter word).
+ */
+export const SHARDS = 32
+const MAGIC = Buffer.from('STCAT04\n')
+const CACHE_SUBDIR = 'catalog-v2'
+/** Caches of an older format, removed when a shard of this one is first saved. */
+const OLD_SUBDIRS = ['catalog-v1']
+/** Entries kept per shard (the least recently seen go first): 32 × 8,192 sessions in all. */
+export const MAX_ENTRIES_PER_SHARD = 8192
+/**
+ * Files with a filter per shard (the least recently seen lose theirs first): 32 × 4,096 sessions; a shard's
+ * table is then 32 MiB. A session without a filter is read by every search (slower, never wrong).
+ */
+export const MAX_FILTER_ROWS_PER_SHARD = 4096
+/**
+ * The first read of a shard (listing or searching): its JSON part is ~1 KiB per session (3,000 sessions in
+ * 32 shards: ~100 KiB each); a bigger one takes one more read. A shard about to be rewritten is read whole.
  */
 const LIST_FIRST_READ_BYTES = 128 * 1024
 const HEADER_BYTES = MAGIC.length + 4
@@ -61,13 +83,23 @@ export interface CachedEntry {
   readonly note?: string
   /** When a run last found this file (ms): the least recently seen are dropped first past a bound. */
   readonly seenAt: number
-  /** The search filter over the same bytes as `digest`, when it has been built. */
-  readonly filter?: { readonly bits: number; readonly set: number; bytes?: Uint8Array }
+  /**
+   * The search filter over the same bytes as `digest`, when it has been built: `set` bits; its row
+   * (`bytes`) when the shard was read whole or the file was just read; `matches` when the shard was
+   * loaded for a query (whether the row has every bucket of the query).
+   */
+  readonly filter?: { readonly set: number; bytes?: Uint8Array; matches?: boolean }
 }
 
 interface StoredEntry extends Omit<CachedEntry, 'filter'> {
-  readonly filter?: { readonly bits: number; readonly set: number; readonly at: number }
+  readonly filter?: { readonly set: number; readonly row: number }
 }
+
+/**
+ * What a load reads of a shard: `'entries'` the JSON part (a listing); `'all'` the filters too, as rows (a
+ * shard about to be rewritten); buckets (a query's) the JSON part and those buckets' runs only.
+ */
+export type LoadFilters = 'entries' | 'all' | readonly number[]
 
 export function shardOf(file: string): number {
   // FNV-1a over the path's UTF-16 units: stable across runs and machines.
@@ -78,6 +110,8 @@ export function shardOf(file: string): number {
 
 export class CatalogStore {
   readonly #dir: string
+  /** Whether this store has removed the caches of older formats (once per process). */
+  #oldRemoved = false
 
   constructor(cacheDir: string) {
     this.#dir = path.join(cacheDir, CACHE_SUBDIR)
@@ -88,7 +122,7 @@ export class CatalogStore {
   }
 
   /** The shard's entries by file; empty when the shard is missing or does not read back exactly. */
-  async load(shard: number, withFilters: boolean): Promise<Map<string, CachedEntry>> {
+  async load(shard: number, filters: LoadFilters): Promise<Map<string, CachedEntry>> {
     const entries = new Map<string, CachedEntry>()
     let handle
     try {
@@ -98,39 +132,50 @@ export class CatalogStore {
       return entries
     }
     try {
-      const shardFile = await ShardReader.open(handle, withFilters)
+      const shardFile = await ShardReader.open(handle, filters === 'all')
       if (!(await shardFile.has(HEADER_BYTES))) return entries
       const bytes = shardFile.bytes
       if (!bytes.subarray(0, MAGIC.length).equals(MAGIC)) return entries
       const jsonLength = bytes.readUInt32LE(MAGIC.length)
       const jsonAt = HEADER_BYTES
-      // Through the JSON's checksum and the blob's length.
+      // Through the JSON's checksum and the table's row count.
       if (!(await shardFile.has(jsonAt + jsonLength + 8))) return entries
       const json = shardFile.bytes.subarray(jsonAt, jsonAt + jsonLength)
       if (checksum(json) !== shardFile.bytes.readUInt32LE(jsonAt + jsonLength)) return entries
       const stored = (JSON.parse(json.toString('utf8')) as { entries: StoredEntry[] }).entries
-      let blob: Buffer | undefined
-      if (withFilters) {
-        const blobAt = jsonAt + jsonLength + 8
-        const blobLength = shardFile.bytes.readUInt32LE(blobAt - 4)
+      const tableAt = jsonAt + jsonLength + 8
+      const rows = shardFile.bytes.readUInt32LE(tableAt - 4)
+      const seed = shardFile.bytes.readUInt32LE(jsonAt + jsonLength)
+      // The table is whole when the file ends where its row count says, with the count again.
+      const tableOk =
+        rows <= MAX_FILTER_ROWS_PER_SHARD && shardFile.size === tableAt + FILTER_COLUMNS * pitchOf(rows) + 4
+      let rowsOf: Uint8Array[] | undefined
+      let matching: Uint8Array | undefined
+      if (tableOk && filters === 'all') {
         if (
-          (await shardFile.has(blobAt + blobLength + 4)) &&
-          shardFile.bytes.readUInt32LE(blobAt + blobLength) === blobLength
-        )
-          blob = shardFile.bytes.subarray(blobAt, blobAt + blobLength)
+          (await shardFile.has(shardFile.size)) &&
+          shardFile.bytes.readUInt32LE(shardFile.size - 4) === rows
+        ) {
+          const table = shardFile.bytes.subarray(tableAt, shardFile.size - 4)
+          if (tableChecks(table, rows, seed)) rowsOf = untranspose(table, rows, pitchOf(rows))
+        }
+      } else if (tableOk && typeof filters !== 'string') {
+        matching = await shardFile.matchingRows(tableAt, rows, seed, filters)
       }
       for (const entry of stored) {
         const { filter } = entry
-        if (filter === undefined) {
-          entries.set(entry.file, entry)
-          continue
-        }
-        // The parsed object becomes the entry (no copy of 3,000 entries per run): only its filter is replaced.
-        const bytes = blob?.subarray(filter.at, filter.at + filter.bits / 8)
-        ;(entry as { filter?: CachedEntry['filter'] }).filter = {
-          bits: filter.bits,
-          set: filter.set,
-          ...(bytes === undefined ? {} : { bytes }),
+        if (filter !== undefined) {
+          // The parsed object becomes the entry (no copy of 3,000 entries per run): only its filter is replaced.
+          const row = filter.row
+          const known = Number.isSafeInteger(row) && row >= 0 && row < rows
+          let loaded: CachedEntry['filter']
+          if (known && rowsOf !== undefined) loaded = { set: filter.set, bytes: rowsOf[row]! }
+          else if (known && matching !== undefined)
+            loaded = { set: filter.set, matches: (matching[row >>> 3]! & (1 << (row & 7))) !== 0 }
+          // A listing keeps the filter's presence (it is saved again only from a shard read whole).
+          else if (known && filters === 'entries') loaded = { set: filter.set }
+          if (loaded === undefined) delete (entry as { filter?: unknown }).filter
+          else (entry as { filter?: CachedEntry['filter'] }).filter = loaded
         }
         entries.set(entry.file, entry)
       }
@@ -146,37 +191,44 @@ export class CatalogStore {
 
   /**
    * Replaces the shard with `entries`, bounded (see the constants), atomically: a temp file in the cache
-   * directory renamed over the old one. An entry whose filter bytes are unknown (loaded without filters)
-   * keeps no filter: it is rebuilt when a search needs it.
+   * directory renamed over the old one. Only filters whose row is known are kept (the caller loads a shard
+   * with `'all'` before changing it); an entry without one gets it rebuilt when a search needs it.
    */
   async save(shard: number, entries: Iterable<CachedEntry>): Promise<void> {
     const kept = [...entries].sort((a, b) => b.seenAt - a.seenAt).slice(0, MAX_ENTRIES_PER_SHARD)
-    const blobs: Uint8Array[] = []
-    let blobLength = 0
+    const rows: Uint8Array[] = []
     const stored: StoredEntry[] = kept.map((entry) => {
       const { filter, ...rest } = entry
       const bytes = filter?.bytes
       if (
         filter === undefined ||
         bytes === undefined ||
-        blobLength + bytes.length > MAX_FILTER_BYTES_PER_SHARD
+        bytes.length !== FILTER_BYTES ||
+        rows.length >= MAX_FILTER_ROWS_PER_SHARD
       )
         return rest
-      const at = blobLength
-      blobs.push(bytes)
-      blobLength += bytes.length
-      return { ...rest, filter: { bits: filter.bits, set: filter.set, at } }
+      rows.push(bytes)
+      return { ...rest, filter: { set: filter.set, row: rows.length - 1 } }
     })
     const json = Buffer.from(JSON.stringify({ entries: stored }))
-    const blob = Buffer.concat(blobs, blobLength)
-    const out = Buffer.allocUnsafe(MAGIC.length + 4 + json.length + 8 + blob.length + 4)
+    const seed = checksum(json)
+    const pitch = pitchOf(rows.length)
+    const table = transpose(rows, pitch)
+    const stride = columnBytes(rows.length)
+    const view = new DataView(table.buffer, table.byteOffset, table.byteLength)
+    for (let column = 0; rows.length > 0 && column < FILTER_COLUMNS; column++) {
+      const at = column * pitch
+      view.setUint32(at + stride, runCheck(seed, column, table, at, stride), true)
+    }
+    const out = Buffer.allocUnsafe(MAGIC.length + 4 + json.length + 8 + table.length + 4)
     let at = MAGIC.copy(out, 0)
     at = out.writeUInt32LE(json.length, at)
     at += json.copy(out, at)
-    at = out.writeUInt32LE(checksum(json), at)
-    at = out.writeUInt32LE(blob.length, at)
-    at += blob.copy(out, at)
-    out.writeUInt32LE(blob.length, at)
+    at = out.writeUInt32LE(seed, at)
+    at = out.writeUInt32LE(rows.length, at)
+    out.set(table, at)
+    at += table.length
+    out.writeUInt32LE(rows.length, at)
     await mkdir(this.#dir, { recursive: true, mode: 0o700 })
     const target = this.#shardPath(shard)
     const temp = `${target}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`
@@ -187,7 +239,37 @@ export class CatalogStore {
       await rm(temp, { force: true })
       throw error
     }
+    if (!this.#oldRemoved) {
+      this.#oldRemoved = true
+      const parent = path.dirname(this.#dir)
+      for (const old of OLD_SUBDIRS) await rm(path.join(parent, old), { recursive: true, force: true })
+    }
   }
+}
+
+/** Bytes from one bucket's run to the next: the run, then its check (no table at all without rows). */
+function pitchOf(rows: number): number {
+  return rows === 0 ? 0 : columnBytes(rows) + 4
+}
+
+/** The check of bucket `column`'s run (`length` bytes of `bytes` from `at`): FNV-1a seeded by the JSON's checksum. */
+function runCheck(seed: number, column: number, bytes: Uint8Array, at: number, length: number): number {
+  let hash = Math.imul(0x811c9dc5 ^ seed, 0x01000193) ^ column
+  for (let i = at; i < at + length; i++) hash = Math.imul(hash ^ bytes[i]!, 0x01000193)
+  return Math.imul(hash ^ (hash >>> 15), 0x2c1b3c6d) >>> 0
+}
+
+/** Whether every run of a whole table checks. */
+function tableChecks(table: Uint8Array, rows: number, seed: number): boolean {
+  if (rows === 0) return true
+  const stride = columnBytes(rows)
+  const pitch = pitchOf(rows)
+  const view = new DataView(table.buffer, table.byteOffset, table.byteLength)
+  for (let column = 0; column < FILTER_COLUMNS; column++) {
+    const at = column * pitch
+    if (view.getUint32(at + stride, true) !== runCheck(seed, column, table, at, stride)) return false
+  }
+  return true
 }
 
 /** The start of a shard file, read on demand: one read for most shards, more only for a bigger one. */
@@ -204,14 +286,49 @@ class ShardReader {
     this.#firstRead = firstRead
   }
 
-  /** `withFilters`: the whole shard is read at once; else its first bytes (most shards' JSON part). */
-  static async open(handle: FileHandle, withFilters: boolean): Promise<ShardReader> {
+  /** `whole`: the whole shard is read at once; else its first bytes (most shards' JSON part). */
+  static async open(handle: FileHandle, whole: boolean): Promise<ShardReader> {
     const { size } = await handle.stat()
-    return new ShardReader(handle, size, withFilters ? size : Math.min(size, LIST_FIRST_READ_BYTES))
+    return new ShardReader(handle, size, whole ? size : Math.min(size, LIST_FIRST_READ_BYTES))
   }
 
   get bytes(): Buffer {
     return this.#bytes
+  }
+
+  get size(): number {
+    return this.#size
+  }
+
+  /**
+   * Which of the table's `rows` rows have every bucket in `columns` (a bit per row): the AND of those
+   * buckets' runs, each read on its own (a few dozen bytes) from the same open file.
+   */
+  async matchingRows(
+    tableAt: number,
+    rows: number,
+    seed: number,
+    columns: readonly number[],
+  ): Promise<Uint8Array | undefined> {
+    const stride = columnBytes(rows)
+    const pitch = pitchOf(rows)
+    const matching = new Uint8Array(stride).fill(0xff)
+    if (rows === 0) return matching
+    const runs = await Promise.all(
+      columns.map(async (column) => {
+        const run = Buffer.allocUnsafe(pitch)
+        const { bytesRead } = await this.#handle.read(run, 0, pitch, tableAt + column * pitch)
+        return bytesRead === pitch && run.readUInt32LE(stride) === runCheck(seed, column, run, 0, stride)
+          ? run
+          : undefined
+      }),
+    )
+    for (const run of runs) {
+      // Short (changed under us) or damaged: no answer from this table, never a wrong one.
+      if (run === undefined) return undefined
+      for (let i = 0; i < stride; i++) matching[i] = matching[i]! & run[i]!
+    }
+    return matching
   }
 
   /** Whether the file has at least `length` bytes (reading them if not read yet). */

@@ -14,7 +14,6 @@ export async function catalogSessions(options: CatalogOptions = {}): Promise<Cat
   const { entries } = await refreshCatalog(checked.dirs, {
     cacheDir: checked.cacheDir,
     walk: checked.walk,
-    withFilters: false,
     signal: checked.signal,
     onCacheError: checked.onCacheError,
   })

@@ -16,8 +16,12 @@ export interface RefreshedCatalog {
 export interface RefreshOptions {
   readonly cacheDir: string
   readonly walk: WalkMode
-  /** Build (or bring up to date) every file's search filter, and return it. */
-  readonly withFilters: boolean
+  /**
+   * A search's trigram buckets (`queryColumns`): every file's search filter is built (or brought up to
+   * date), and each entry says whether its filter has them all (`filter.matches`, or its row `bytes` when
+   * the file or its shard was just read). Absent for a listing.
+   */
+  readonly query?: readonly number[]
   readonly signal?: AbortSignal | undefined
   /** Receives a failure to save the cache (the refresh still answers from the files). */
   readonly onCacheError?: (error: unknown) => void
@@ -61,39 +65,56 @@ export async function refreshCatalog(
   const stats: RefreshStats = { fresh: 0, appended: 0, read: 0, unreadable: 0 }
   const roots = dirs.map((dir) => path.resolve(dir) + path.sep)
   const shards = [...byShard.keys()]
-  // Every shard's entries and every file's stat, all at once (all of it waits on the thread pool): the work
-  // left is the files that changed.
+  const withFilters = options.query !== undefined
+  // Every shard's entries (and a search's buckets) and every file's stat, all at once (all of it waits on
+  // the thread pool): the work left is the files that changed.
   const loaded = new Map<number, Map<string, CachedEntry>>()
   const infos = new Map<string, FileStat | undefined>()
   await Promise.all([
     inBatches(shards, IO_CONCURRENCY, async (shard) => {
-      loaded.set(shard, await store.load(shard, options.withFilters))
+      loaded.set(shard, await store.load(shard, options.query ?? 'entries'))
     }),
     statAll([...found.keys()], STAT_CONCURRENCY).then((all) => {
       let at = 0
       for (const file of found.keys()) infos.set(file, all[at++])
     }),
   ])
-  if (!options.withFilters) {
-    // A shard with work to do keeps its filters up to date even when only listing: load them.
-    const stale = shards.filter((shard) =>
-      byShard
-        .get(shard)!
-        .some((file) => !isFresh(loaded.get(shard)!.get(file.file), infos.get(file.file), false)),
-    )
-    await inBatches(stale, IO_CONCURRENCY, async (shard) => {
-      loaded.set(shard, await store.load(shard, true))
-    })
+  options.signal?.throwIfAborted()
+  // A shard that will be rewritten (a file changed, is new or gone, or was not seen for a day) is read again
+  // whole, filters included, so that what it is saved with keeps every other file's filter.
+  const gone = new Map<number, string[]>()
+  for (const shard of shards) {
+    const cached = loaded.get(shard)!
+    for (const [file, entry] of cached) {
+      if (found.has(file) || !roots.some((root) => file.startsWith(root))) continue
+      // Under a listed directory but not found by the walk: dropped if it is gone.
+      if ((await statOf(entry.file)) === undefined) gone.set(shard, [...(gone.get(shard) ?? []), file])
+    }
   }
+  const stale = shards.filter(
+    (shard) =>
+      gone.has(shard) ||
+      byShard.get(shard)!.some((file) => {
+        const old = loaded.get(shard)!.get(file.file)
+        return !isFresh(old, infos.get(file.file), withFilters) || now() - old!.seenAt > SEEN_REFRESH_MS
+      }),
+  )
+  await inBatches(stale, IO_CONCURRENCY, async (shard) => {
+    loaded.set(shard, await store.load(shard, 'all'))
+  })
   options.signal?.throwIfAborted()
   const dirty = new Set<number>()
+  for (const [shard, files] of gone) {
+    for (const file of files) loaded.get(shard)!.delete(file)
+    dirty.add(shard)
+  }
   const work: { file: FoundFile; shard: number }[] = []
   for (const shard of shards) {
     const cached = loaded.get(shard)!
     for (const file of byShard.get(shard)!) {
       const old = cached.get(file.file)
       const info = infos.get(file.file)
-      if (old !== undefined && isFresh(old, info, options.withFilters)) {
+      if (old !== undefined && isFresh(old, info, withFilters)) {
         stats.fresh++
         if (now() - old.seenAt > SEEN_REFRESH_MS) {
           cached.set(file.file, { ...old, seenAt: now() })
@@ -109,7 +130,7 @@ export async function refreshCatalog(
     const cached = loaded.get(shard)!
     const old = cached.get(file.file)
     const info = infos.get(file.file)
-    const withFilter = options.withFilters || old?.filter?.bytes !== undefined
+    const withFilter = withFilters || old?.filter?.bytes !== undefined
     const entry = await refreshFile(
       file,
       info,
@@ -132,17 +153,6 @@ export async function refreshCatalog(
   })
   const entries: CachedEntry[] = []
   for (const file of found.values()) entries.push(loaded.get(shardOf(file.file))!.get(file.file)!)
-  for (const shard of shards) {
-    const cached = loaded.get(shard)!
-    // Entries of files that were under a listed directory but are gone: dropped.
-    for (const [file, entry] of cached) {
-      if (found.has(file) || !roots.some((root) => file.startsWith(root))) continue
-      if ((await statOf(entry.file)) === undefined) {
-        cached.delete(file)
-        dirty.add(shard)
-      }
-    }
-  }
   await inBatches([...dirty], IO_CONCURRENCY, async (shard) => {
     try {
       await store.save(shard, loaded.get(shard)!.values())
@@ -162,6 +172,6 @@ function isFresh(old: CachedEntry | undefined, info: FileStat | undefined, withF
     old.size === info.size &&
     old.mtimeMs === info.mtimeMs &&
     old.ino === info.ino &&
-    (!withFilter || old.filter?.bytes !== undefined)
+    (!withFilter || old.filter?.bytes !== undefined || old.filter?.matches !== undefined)
   )
 }

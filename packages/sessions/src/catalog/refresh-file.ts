@@ -4,14 +4,7 @@ import type { TranscriptFormat } from '@sessiontape/recorder'
 import { resolveFormat } from '@sessiontape/recorder/internal'
 import type { ConversationEvent } from '../model.js'
 import { searchableText } from '../search/searchable-text.js'
-import {
-  addToFilter,
-  filterBitsFor,
-  MAX_FILTER_BITS,
-  newFilter,
-  REBUILD_FILL,
-  type TrigramCollector,
-} from '../search/trigram-filter.js'
+import { addToFilter, newFilter, type TrigramCollector } from '../search/trigram-filter.js'
 import type { CachedEntry } from './cache-store.js'
 import { checksum } from './checksum.js'
 import { isCompressedName, type FoundFile } from './discover.js'
@@ -141,9 +134,9 @@ export async function refreshFile(
     let filterField: CachedEntry['filter']
     if (withFilter) {
       const keys = collector.keys()
-      filter ??= newFilter(filterBitsFor(keys.length))
+      filter ??= newFilter()
       const set = (append ? (old.filter?.set ?? 0) : 0) + addToFilter(filter, keys)
-      filterField = { bits: filter.length * 8, set, bytes: filter }
+      filterField = { set, bytes: filter }
     }
     const { head, edge } = await checksums(found.file, end.offset)
     const entry: CachedEntry = {
@@ -178,12 +171,8 @@ async function appendOnly(
   if (old.note !== undefined || !canReadTail(old.format) || isCompressedName(file) || old.ino !== info.ino)
     return false
   if (info.size < old.size || info.size < old.read.offset) return false
-  if (withFilter) {
-    const filter = old.filter
-    if (filter?.bytes === undefined) return false
-    // A filter past its fill can grow: read the whole file into a bigger one instead.
-    if (filter.set / filter.bits > REBUILD_FILL && filter.bits < MAX_FILTER_BITS) return false
-  }
+  // A filter is extended by the tail only when its row is at hand (its shard was read whole).
+  if (withFilter && old.filter?.bytes === undefined) return false
   const now = await checksums(file, old.read.offset)
   return now.head === old.head && now.edge === old.edge
 }

@@ -11,7 +11,7 @@ import type { SearchOptions } from './options.js'
 import { parseQuery, type ParsedQuery } from './query.js'
 import { searchableText, SEARCH_ROLES, type SearchRole } from './searchable-text.js'
 import { snippetAround } from './snippet.js'
-import { filtersHavingAll } from './trigram-filter.js'
+import { queryColumns, rowHasAll } from './trigram-filter.js'
 
 /** One place a query matched. */
 export interface SearchHit {
@@ -81,10 +81,11 @@ export async function searchSessions(query: string, options: SearchOptions = {})
   const bag = checkOptionsBag(options, OPTION_NAMES, 'searchSessions()')
   const where = checkCatalogOptions(bag)
   const filters = checkFilters(bag)
+  const columns = queryColumns(parsed.keys)
   const { entries } = await refreshCatalog(where.dirs, {
     cacheDir: where.cacheDir,
     walk: where.walk,
-    withFilters: true,
+    query: columns,
     signal: where.signal,
     onCacheError: where.onCacheError,
   })
@@ -99,16 +100,12 @@ export async function searchSessions(query: string, options: SearchOptions = {})
     })
     .filter(({ entry, parent }) => passes(filters, parent ?? entry, entry))
     .sort((a, b) => b.updated - a.updated)
-  const passing = filtersHavingAll(
-    sessions.map(({ entry }) => entry.filter?.bytes),
-    parsed.keys,
-  )
   const hits: SearchHit[] = []
   let candidates = 0
-  for (const [at, { entry, parent }] of sessions.entries()) {
+  for (const { entry, parent } of sessions) {
     if (hits.length >= filters.limit) break
     where.signal?.throwIfAborted()
-    if (passing[at] === 0) continue
+    if (!mayHold(entry, columns)) continue
     candidates++
     const session = sessionOf(entry)
     const found = await searchFile(
@@ -180,6 +177,13 @@ function checkFilters(bag: Readonly<Record<string, unknown>>): Filters {
     limit: (limit as number | undefined) ?? DEFAULT_LIMIT,
     perSession: (perSession as number | undefined) ?? DEFAULT_PER_SESSION,
   }
+}
+
+/** Whether the file's filter lets it through (a file without one is read: the index never rules out blindly). */
+function mayHold(entry: CachedEntry, columns: readonly number[]): boolean {
+  const filter = entry.filter
+  if (filter?.bytes !== undefined) return rowHasAll(filter.bytes, columns)
+  return filter?.matches ?? true
 }
 
 /** Session-level filters; `owner` is the session a subagent transcript belongs to (itself otherwise). */

@@ -8,29 +8,11 @@
  * Why a filter per file rather than one inverted index: a file's filter depends on that file alone, so an
  * appended tail only sets more bits (trigrams are never removed by an append), a changed file replaces its
  * own filter, and a deleted one drops it — no posting list to rewrite. Measured on 3,000 generated Claude
- * sessions (450 MB, 326 MB of text): ~7,400 distinct trigrams per file, so ~9 KB per filter, ~30 MB in all.
+ * sessions (450 MB, 326 MB of text): ~7,400 distinct trigrams per file.
  */
 
 /** Trigrams are hashed into this many bits before they reach a filter (collisions only cost false positives). */
 export const TRIGRAM_HASH_BITS = 22
-/**
- * Bits per distinct trigram: with two probes, ~3.3 % false positives per trigram, and a term of n trigrams
- * passes a file without it about 0.033ⁿ of the time (a 5-letter word: 4·10⁻⁵). Fewer bits make the
- * index smaller to read on every query; more make fewer wasted file reads.
- */
-const BITS_PER_TRIGRAM = 10
-/** Filter sizes are whole 64-bit words. */
-const FILTER_GRAIN_BITS = 64
-/** The smallest filter (bits, 256 bytes); a tiny session still gets a useful one. */
-const MIN_FILTER_BITS = 1 << 11
-/**
- * The largest filter (bits, 256 KiB): bounds the index whatever a session holds. A session with more
- * distinct trigrams than this suits just fills up and becomes a candidate for more queries (slower, never wrong).
- */
-export const MAX_FILTER_BITS = 1 << 21
-/** Share of set bits past which a filter that could be bigger is rebuilt at its next refresh. */
-export const REBUILD_FILL = 0.5
-
 /** Calls `sink` with the hashed key of every trigram of `text` (already lower-cased), duplicates included. */
 export function forEachTrigram(text: string, sink: (key: number) => void): void {
   let a = 0
@@ -106,76 +88,106 @@ export class TrigramCollector {
   }
 }
 
-/** The size (bits, a multiple of 64) of a new filter for `distinct` trigrams. */
-export function filterBitsFor(distinct: number): number {
-  const wanted = Math.ceil((distinct * BITS_PER_TRIGRAM) / FILTER_GRAIN_BITS) * FILTER_GRAIN_BITS
-  return Math.min(MAX_FILTER_BITS, Math.max(MIN_FILTER_BITS, wanted))
+/**
+ * Every file's filter has the same geometry: {@link FILTER_COLUMNS} bits, one per bucket of trigram keys (one
+ * probe). One geometry is what lets a shard store its filters transposed — bucket by bucket, one bit per file
+ * ("bit-sliced", as in BitFunnel and bitsliced signature files) — so that a query reads only the buckets its
+ * terms fall in (a few dozen bytes per bucket and shard) instead of every file's whole filter (~28 MB for
+ * 3,000 sessions, which was most of a warm search's cost). A typical session (~7,400 distinct trigrams) sets
+ * ~11 % of the bits, so a term of n trigrams passes a file without it about 0.11ⁿ of the time (a 5-letter
+ * word: 2·10⁻⁵); a huge session fills its filter and is read for more queries (slower, never wrong).
+ */
+export const FILTER_COLUMNS = 1 << 16
+/** Bytes of one file's filter (its row). */
+export const FILTER_BYTES = FILTER_COLUMNS >>> 3
+/**
+ * Buckets a query reads at most: a longer query checks a subset of its trigrams' buckets (fewer buckets only
+ * let more files through, never fewer), so its index reads stay bounded.
+ */
+const MAX_QUERY_COLUMNS = 48
+
+/** A new, empty filter (one file's row). */
+export function newFilter(): Uint8Array {
+  return new Uint8Array(FILTER_BYTES)
 }
 
-/** A new, empty filter of `bits` bits. */
-export function newFilter(bits: number): Uint8Array {
-  return new Uint8Array(bits >>> 3)
+/** The bucket (bit of a row, row of a transposed table) of a trigram key. */
+export function columnOf(key: number): number {
+  return (Math.imul(key, 0x2c1b3c6d) >>> 0) % FILTER_COLUMNS
 }
 
-/** Sets the bits of each key; returns how many bits were newly set. */
+/** Sets the bit of each key; returns how many bits were newly set. */
 export function addToFilter(filter: Uint8Array, keys: Uint32Array): number {
-  const bits = filter.length * 8
   let added = 0
   for (let i = 0; i < keys.length; i++) {
-    const key = keys[i]!
-    added += setBit(filter, probe1(key) % bits) + setBit(filter, probe2(key) % bits)
+    const bit = columnOf(keys[i]!)
+    const byte = bit >>> 3
+    const flag = 1 << (bit & 7)
+    if ((filter[byte]! & flag) !== 0) continue
+    filter[byte] = filter[byte]! | flag
+    added++
   }
   return added
 }
 
-function setBit(filter: Uint8Array, bit: number): number {
-  const byte = bit >>> 3
-  const flag = 1 << (bit & 7)
-  if ((filter[byte]! & flag) !== 0) return 0
-  filter[byte] = filter[byte]! | flag
-  return 1
+/** The distinct buckets of a query's keys, ascending, at most {@link MAX_QUERY_COLUMNS}. */
+export function queryColumns(keys: readonly number[]): number[] {
+  return [...new Set(keys.map(columnOf))].slice(0, MAX_QUERY_COLUMNS).sort((a, b) => a - b)
+}
+
+/** Whether one file's filter (a row) has every bucket of `columns`. */
+export function rowHasAll(row: Uint8Array, columns: readonly number[]): boolean {
+  for (const column of columns) if ((row[column >>> 3]! & (1 << (column & 7))) === 0) return false
+  return true
+}
+
+/** Bytes of one bucket in a table of `rows` files: one bit per file. */
+export function columnBytes(rows: number): number {
+  return (rows + 7) >>> 3
 }
 
 /**
- * For each filter, whether it may hold every key (0: certainly not; an absent filter may hold anything).
- * One call for all of a query's files rather than one per file: the loop runs long enough to be optimised,
- * and each key's probes are mixed once (per file, only reduced modulo its size).
+ * The filters of `rows` files transposed: bucket c's run of bits at `c × pitch` (`pitch` ≥
+ * `columnBytes(rows)`; the bytes past a run are left zero for the caller), file i at bit i of that run.
+ * Only the set bits of each row are visited (a row is ~89 % zero bytes).
  */
-export function filtersHavingAll(
-  filters: readonly (Uint8Array | undefined)[],
-  keys: readonly number[],
-): Uint8Array {
-  const ones = Uint32Array.from(keys, probe1)
-  const twos = Uint32Array.from(keys, probe2)
-  const passes = new Uint8Array(filters.length)
-  for (let f = 0; f < filters.length; f++) {
-    const filter = filters[f]
-    if (filter === undefined) {
-      passes[f] = 1
-      continue
-    }
-    const bits = filter.length * 8
-    let all = 1
-    for (let k = 0; k < ones.length; k++) {
-      const one = ones[k]! % bits
-      const two = twos[k]! % bits
-      if ((filter[one >>> 3]! & (1 << (one & 7))) === 0 || (filter[two >>> 3]! & (1 << (two & 7))) === 0) {
-        all = 0
-        break
+export function transpose(rows: readonly Uint8Array[], pitch = columnBytes(rows.length)): Uint8Array {
+  const table = new Uint8Array(FILTER_COLUMNS * pitch)
+  for (let i = 0; i < rows.length; i++) {
+    const row = rows[i]!
+    const at = i >>> 3
+    const flag = 1 << (i & 7)
+    for (let byte = 0; byte < FILTER_BYTES; byte++) {
+      let bits = row[byte]!
+      while (bits !== 0) {
+        const low = bits & -bits
+        const cell = ((byte << 3) + 31 - Math.clz32(low)) * pitch + at
+        table[cell] = table[cell]! | flag
+        bits ^= low
       }
     }
-    passes[f] = all
   }
-  return passes
+  return table
 }
 
-// Two independent mixes of the key, as unsigned 32-bit numbers (reduced modulo the filter's size).
-function probe1(key: number): number {
-  return Math.imul(key, 0x2c1b3c6d) >>> 0
-}
-
-function probe2(key: number): number {
-  return Math.imul(key ^ 0x5bd1e995, 0x297a2d39) >>> 0
+/** The rows of a transposed table of `count` files, runs `pitch` bytes apart (the inverse of {@link transpose}). */
+export function untranspose(table: Uint8Array, count: number, pitch = columnBytes(count)): Uint8Array[] {
+  const stride = columnBytes(count)
+  const rows = Array.from({ length: count }, newFilter)
+  for (let column = 0; column < FILTER_COLUMNS; column++) {
+    const byte = column >>> 3
+    const flag = 1 << (column & 7)
+    for (let b = 0; b < stride; b++) {
+      let bits = table[column * pitch + b]!
+      while (bits !== 0) {
+        const low = bits & -bits
+        const row = rows[(b << 3) + 31 - Math.clz32(low)]
+        if (row !== undefined) row[byte] = row[byte]! | flag
+        bits ^= low
+      }
+    }
+  }
+  return rows
 }
 
 /** The distinct keys of a search term (lower-cased); empty for a term shorter than a trigram. */
