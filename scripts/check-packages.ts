@@ -3,16 +3,20 @@
  * workspace: ranges), then checks the tarballs as a user would meet them:
  *   1. file list and manifest (tarball.ts), `publint`, `@arethetypeswrong/cli`;
  *   2. a plain `npm install` of the tarballs into a scratch project outside the workspace, then an ESM
- *      import, a CommonJS require(), `tsc` under node16, nodenext and bundler, and the `sessiontape` bin.
+ *      import, a CommonJS require(), `tsc` under node16, nodenext and bundler, and the `sessiontape` bin;
+ *   3. the example agent copied into that project and bundled by each bundler of the examples e2e test
+ *      (pack-check/bundlers.ts), each bundle run twice from a folder with no node_modules.
  * Everything happens in a temporary directory that is removed at the end; nothing is written to the repo
  * except the packages' own dist/ (rebuilt by prepack). Needs the npm registry for the packages'
- * dependencies and nothing else. Exit code 0 = every check passed; the last line says how long it took.
+ * dependencies and the bundlers (installed once into a cache in the OS temp directory, shared with the e2e
+ * test); where the bundlers cannot be installed, that step says so and is skipped, as the e2e test is. Exit code 0 = every check passed; the last line says how long it took.
  */
 import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises'
 import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { bundlerLane } from './pack-check/bundlers.js'
 import { mustRun, run } from './pack-check/run.js'
 import { SCRATCH_FILES, TYPE_CHECKS } from './pack-check/scratch-files.js'
 import { inspectTarball } from './pack-check/tarball.js'
@@ -139,6 +143,10 @@ try {
     await mustRun(sessiontape, ['verify', join(sessions, 'scratch.jsonl')], scratch)
     return /usage/i.test(help) ? [] : [`--help printed no usage:\n${help}`]
   })
+
+  const lane = await bundlerLane(scratch, work)
+  if (lane.skipped !== undefined) console.log(`SKIP every bundler (not installable here): ${lane.skipped}`)
+  for (const { label, run: body } of lane.checks) await step(label, body)
 } catch (error) {
   failures.push(error instanceof Error ? error.message : String(error))
   console.log(`FAIL ${failures.at(-1)}`)

@@ -2,7 +2,9 @@
  * The example agent built by each bundler an agent CLI may ship with — esbuild (ESM with the root README's
  * banner, and CJS), rollup + @rollup/plugin-node-resolve + @rollup/plugin-commonjs with default options,
  * webpack 5 (ESM and CommonJS output), vite's SSR build — each run from a folder with no node_modules. It
- * bundles the packages' published entry points (dist/, built by the test command), not their sources.
+ * bundles the packages' published entry points, not their sources: the workspace's dist/ (built by the test
+ * command) in the examples e2e test, the packed tarballs installed with npm in scripts/check-packages.ts.
+ * Both use this one module, so the configs and the install cache are the same in both places.
  *
  * esbuild and vite are already in the workspace (vitest runs on vite); rollup and webpack are installed
  * from the npm registry at test time into a cache in the OS temp directory, never into the workspace, so
@@ -15,8 +17,10 @@ import { existsSync } from 'node:fs'
 import { cp, mkdir, readFile, rename, rm, symlink, writeFile } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
+import { readSession, type SessionRecord } from '@sessiontape/recorder'
 import { build } from 'esbuild'
 import { agentEntry, examplesDir } from './agent-process.js'
+import { runBundledAgent } from './bundled-agent.js'
 
 /** Pinned: versions that run on Node 20 (the floor), so the test checks known bundlers. */
 export const BUNDLER_PACKAGES = [
@@ -70,15 +74,28 @@ export async function bundlerModules(): Promise<{ modules: string } | { reason: 
   return { modules }
 }
 
+/** Where the agent's TypeScript is and where the packages it imports are installed. */
+export interface AgentSource {
+  /** The agent's `main.ts`. */
+  readonly entry: string
+  /** A node_modules folder holding `@sessiontape/*` (and their dependencies). */
+  readonly nodeModules: string
+}
+
+/** The example agent in this repository, importing the workspace packages (their dist/, through `default`). */
+export const WORKSPACE_AGENT: AgentSource = {
+  entry: agentEntry,
+  nodeModules: path.join(examplesDir, 'node_modules'),
+}
+
 /** The agent as one plain ESM file that imports the packages by name, in `work/` (which resolves them). */
-async function plainEntry(work: string): Promise<string> {
+async function plainEntry(work: string, source: AgentSource): Promise<string> {
   const entry = path.join(work, 'agent-entry.mjs')
   await mkdir(work, { recursive: true })
-  // The packages resolve from the examples' own node_modules (their dist/, through `default`).
-  await symlink(path.join(examplesDir, 'node_modules'), path.join(work, 'node_modules'), 'dir')
+  await symlink(source.nodeModules, path.join(work, 'node_modules'), 'dir')
   await build({
-    entryPoints: [agentEntry],
-    absWorkingDir: examplesDir,
+    entryPoints: [source.entry],
+    absWorkingDir: path.dirname(source.entry),
     bundle: true,
     packages: 'external',
     platform: 'node',
@@ -101,6 +118,15 @@ export async function readmeEsbuildBanner(): Promise<string> {
   return banner
 }
 
+export const BUNDLERS: readonly BundlerName[] = [
+  'esbuild-esm',
+  'esbuild-cjs',
+  'rollup',
+  'webpack-esm',
+  'webpack-cjs',
+  'vite-ssr',
+]
+
 /**
  * Builds the agent with `bundler` into `<scratch>/<bundler>/out/`, then copies that folder to
  * `<scratch>/<bundler>/ship/` (no node_modules anywhere above it). Returns the file to run.
@@ -109,10 +135,11 @@ export async function bundleWith(
   bundler: BundlerName,
   scratch: string,
   modules: string,
+  source: AgentSource = WORKSPACE_AGENT,
 ): Promise<{ file: string; folder: string }> {
   const work = path.join(scratch, bundler)
   const out = path.join(work, 'out')
-  const entry = await plainEntry(path.join(work, 'src'))
+  const entry = await plainEntry(path.join(work, 'src'), source)
   const load = (name: string) => import(path.join(modules, name, 'dist', 'es', 'index.js'))
   let main: string
   switch (bundler) {
@@ -205,4 +232,74 @@ export async function bundleWith(
 interface WebpackStats {
   hasErrors(): boolean
   toString(preset: string): string
+}
+
+/** Each record hangs off the one before (a `title` is metadata: it hangs off the chain, never a parent). */
+function chainProblems(records: readonly SessionRecord[]): string[] {
+  const problems: string[] = []
+  let parent: string | null = null
+  for (const [index, record] of records.entries()) {
+    if (record.parentUuid !== parent)
+      problems.push(`record ${index} (${record.type}): parentUuid ${record.parentUuid} instead of ${parent}`)
+    if (record.type !== 'title') parent = record.uuid
+  }
+  return problems
+}
+
+async function sidecarProblems(metaPath: string, expected: Record<string, unknown>): Promise<string[]> {
+  let meta: Record<string, unknown>
+  try {
+    meta = JSON.parse(await readFile(metaPath, 'utf8')) as Record<string, unknown>
+  } catch (error) {
+    return [`meta sidecar ${metaPath}: ${error instanceof Error ? error.message : String(error)}`]
+  }
+  return Object.entries(expected)
+    .filter(([field, value]) => meta[field] !== value)
+    .map(
+      ([field, value]) =>
+        `meta sidecar: ${field} is ${JSON.stringify(meta[field])}, expected ${JSON.stringify(value)}`,
+    )
+}
+
+/**
+ * Runs a bundled agent twice from `folder` — a new session, then a resume of it — writing to `dir`, and
+ * returns what is wrong (empty = it works as it does unbundled): each run exits 0 with nothing on stderr;
+ * the transcript reads back without a problem, the second run appended to the first one's records
+ * unchanged, every record hangs off the one before; the meta sidecar itself is on disk and counts every
+ * record (listSessions would rebuild a missing one in memory and hide its absence).
+ */
+export async function newSessionThenResumeProblems(
+  file: string,
+  folder: string,
+  dir: string,
+): Promise<string[]> {
+  const transcript = path.join(dir, 'bundled.jsonl')
+  const metaPath = path.join(dir, '.sessiontape', 'bundled.meta.json')
+  const runs = [
+    ['new session', ['--dir', dir, '--session', 'bundled', '--turns', '2']],
+    ['resume', ['--dir', dir, '--resume', 'bundled', '--turns', '2']],
+  ] as const
+  let before: readonly SessionRecord[] = []
+  for (const [label, args] of runs) {
+    const { code, signal, stderr } = await runBundledAgent(file, args, folder)
+    if (code !== 0 || stderr !== '')
+      return [`${label}: exit ${code ?? signal}, stderr: ${stderr === '' ? '(empty)' : stderr.trim()}`]
+    const { records, problems } = await readSession(transcript)
+    if (problems.length > 0) return [`${label}: the transcript has problems: ${JSON.stringify(problems)}`]
+    if (records.length <= before.length)
+      return [`${label}: ${records.length} records after a run that started with ${before.length}`]
+    if (JSON.stringify(records.slice(0, before.length)) !== JSON.stringify(before))
+      return [`${label}: the records of the first run changed`]
+    const found = [
+      ...chainProblems(records),
+      ...(await sidecarProblems(metaPath, {
+        sessionId: 'bundled',
+        recordCount: records.length,
+        lastUuid: records.at(-1)?.uuid,
+      })),
+    ]
+    if (found.length > 0) return found.map((problem) => `${label}: ${problem}`)
+    before = records
+  }
+  return []
 }
