@@ -1,6 +1,7 @@
-import { writeFile } from 'node:fs/promises'
+import { mkdtemp, rm, writeFile } from 'node:fs/promises'
+import os from 'node:os'
 import path from 'node:path'
-import { describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { runCliWith } from './helpers/cli.js'
 import { makeRecord, withTempDir } from '../../recorder/test/helpers/records.js'
 
@@ -37,30 +38,41 @@ async function hostileSession(dir: string): Promise<string> {
 }
 
 describe('nothing the CLI prints can control the terminal', () => {
-  it('escapes every control and bidi character in human output, for every command', async () => {
-    await withTempDir(async (dir) => {
-      const file = await hostileSession(dir)
-      const runs = [
-        ['show', file],
-        ['show', '--tree', file],
-        ['tail', '-n', '10', file],
-        ['verify', file],
-        ['list', dir],
-        ['repair', '--dry-run', file],
-      ]
-      for (const args of runs) {
-        // FORCE_COLOR: our own colour sequences are allowed, so strip exactly those before checking.
-        for (const env of [{}, { FORCE_COLOR: '1' }]) {
-          const { stdout, stderr } = await runCliWith({ env }, ...args)
-          // eslint-disable-next-line no-control-regex -- our own SGR colour sequences
-          const ours = /\u001b\[(?:2|22|33|39|36|1)m/g
-          expect(stdout.replace(ours, ''), args.join(' ')).not.toMatch(UNSAFE)
-          expect(stderr.replace(ours, ''), args.join(' ')).not.toMatch(UNSAFE)
-          if (args[0] === 'show' && args[1] === file) expect(stdout).toContain('␛[2J')
-        }
-      }
-    })
+  // One test per command and colour setting, so each CLI child process has its own timeout (only a hang
+  // detector: 12 starts of Node with tsx in one test outlasted 120 s at load 19 on 2 cores).
+  let dir: string
+  let file: string
+  beforeAll(async () => {
+    dir = await mkdtemp(path.join(os.tmpdir(), 'sessiontape-terminal-safe-'))
+    file = await hostileSession(dir)
   })
+  afterAll(() => rm(dir, { recursive: true, force: true }))
+
+  const runs = [
+    'show FILE',
+    'show --tree FILE',
+    'tail -n 10 FILE',
+    'verify FILE',
+    'list DIR',
+    'repair --dry-run FILE',
+  ]
+  // FORCE_COLOR: our own colour sequences are allowed, so strip exactly those before checking.
+  const cases = runs.flatMap((run) => [
+    { run, colour: 'no colour', env: {} },
+    { run, colour: 'FORCE_COLOR=1', env: { FORCE_COLOR: '1' } },
+  ])
+  it.for(cases)(
+    'escapes every control and bidi character in human output: sessiontape $run ($colour)',
+    async ({ run, env }) => {
+      const args = run.split(' ').map((arg) => (arg === 'FILE' ? file : arg === 'DIR' ? dir : arg))
+      const { stdout, stderr } = await runCliWith({ env }, ...args)
+      // eslint-disable-next-line no-control-regex -- our own SGR colour sequences
+      const ours = /\u001b\[(?:2|22|33|39|36|1)m/g
+      expect(stdout.replace(ours, '')).not.toMatch(UNSAFE)
+      expect(stderr.replace(ours, '')).not.toMatch(UNSAFE)
+      if (run === 'show FILE') expect(stdout).toContain('␛[2J')
+    },
+  )
 
   it('keeps --json exact: the same data parses back, with no raw control character on the wire', async () => {
     await withTempDir(async (dir) => {

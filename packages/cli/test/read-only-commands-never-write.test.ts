@@ -1,8 +1,8 @@
-import { lstat, readdir, readFile, symlink, writeFile } from 'node:fs/promises'
+import { lstat, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises'
+import os from 'node:os'
 import path from 'node:path'
-import { describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { runCli } from './helpers/cli.js'
-import { withTempDir } from '../../recorder/test/helpers/records.js'
 import {
   meta,
   metaPath,
@@ -30,44 +30,47 @@ async function snapshot(dir: string, prefix = ''): Promise<unknown[]> {
 }
 
 describe('list, show, verify and tail write nothing', () => {
-  // 19 CLI child processes: each is ~1 s of Node startup under tsx on a loaded 2-core machine.
-  it(
-    'leaves the directory byte-identical: missing, stale, foreign and symlinked sidecars included',
-    { timeout: 90_000 },
-    async () => {
-      await withTempDir(async (dir) => {
-        await writeTranscript(dir, 'missing', 3)
-        await writeTranscript(dir, 'stale', 4)
-        await writeMetaFile(dir, meta('stale', '2026-01-01T00:00:00.000Z', 1))
-        await setMtime(metaPath(dir, 'stale'), 1_000_000)
-        await setMtime(path.join(dir, 'stale.jsonl'), 1_000_060)
-        // Another tool's files that happen to use the same names (and where older versions kept sidecars).
-        await writeFile(path.join(dir, 'agent-1.jsonl'), '{"parentUuid":null,"type":"user"}\n')
-        await writeFile(path.join(dir, 'agent-1.meta.json'), '{"agentType":"general-purpose"}')
-        await writeTranscript(dir, 'linked', 2)
-        await writeFile(path.join(dir, 'target.txt'), 'do not touch', { mode: 0o644 })
-        await symlink(path.join(dir, 'target.txt'), path.join(dir, 'linked.meta.json'))
-        await writeFile(path.join(dir, 'torn.jsonl'), '{"uuid":"u0","parentUuid":null,"sessionId":"torn"')
-        const before = await snapshot(dir)
-        const runs = [
-          ['list', dir],
-          ['list', '--json', dir],
-          ...['missing', 'stale', 'agent-1', 'torn'].flatMap((id) => {
-            const file = path.join(dir, `${id}.jsonl`)
-            return [
-              ['show', file],
-              ['show', '--tree', file],
-              ['verify', file],
-              ['tail', '-n', '5', file],
-            ]
-          }),
-        ]
-        for (const args of runs) {
-          const { code } = await runCli(...args)
-          expect([0, 1]).toContain(code)
-          expect(await snapshot(dir), args.join(' ')).toEqual(before)
-        }
-      })
-    },
-  )
+  // One test per command run, so each CLI child process has its own timeout (only a hang detector: each
+  // start of Node with tsx takes seconds on a loaded 2-core machine, and 18 in one test outlasted 120 s at
+  // load 19). The runs share one directory and each compares it with the snapshot taken before the first.
+  let dir: string
+  let before: unknown[]
+  beforeAll(async () => {
+    dir = await mkdtemp(path.join(os.tmpdir(), 'sessiontape-read-only-'))
+    await writeTranscript(dir, 'missing', 3)
+    await writeTranscript(dir, 'stale', 4)
+    await writeMetaFile(dir, meta('stale', '2026-01-01T00:00:00.000Z', 1))
+    await setMtime(metaPath(dir, 'stale'), 1_000_000)
+    await setMtime(path.join(dir, 'stale.jsonl'), 1_000_060)
+    // Another tool's files that happen to use the same names (and where older versions kept sidecars).
+    await writeFile(path.join(dir, 'agent-1.jsonl'), '{"parentUuid":null,"type":"user"}\n')
+    await writeFile(path.join(dir, 'agent-1.meta.json'), '{"agentType":"general-purpose"}')
+    await writeTranscript(dir, 'linked', 2)
+    await writeFile(path.join(dir, 'target.txt'), 'do not touch', { mode: 0o644 })
+    await symlink(path.join(dir, 'target.txt'), path.join(dir, 'linked.meta.json'))
+    await writeFile(path.join(dir, 'torn.jsonl'), '{"uuid":"u0","parentUuid":null,"sessionId":"torn"')
+    before = await snapshot(dir)
+  })
+  afterAll(() => rm(dir, { recursive: true, force: true }))
+
+  // Missing, stale, foreign and symlinked sidecars, another tool's transcript and a torn one (names are
+  // relative to the directory, so each test's name says what it ran).
+  const runs = [
+    'list .',
+    'list --json .',
+    ...['missing', 'stale', 'agent-1', 'torn'].flatMap((id) => [
+      `show ${id}.jsonl`,
+      `show --tree ${id}.jsonl`,
+      `verify ${id}.jsonl`,
+      `tail -n 5 ${id}.jsonl`,
+    ]),
+  ]
+  it.for(runs)('leaves the directory byte-identical: sessiontape %s', async (run) => {
+    const args = run
+      .split(' ')
+      .map((arg) => (arg === '.' || arg.endsWith('.jsonl') ? path.join(dir, arg) : arg))
+    const { code } = await runCli(...args)
+    expect([0, 1]).toContain(code)
+    expect(await snapshot(dir)).toEqual(before)
+  })
 })

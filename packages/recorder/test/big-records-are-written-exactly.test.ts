@@ -1,11 +1,15 @@
 import fs from 'node:fs'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 
 import { createRecorder, RecordTooLargeError } from '../src/index.js'
 import { bigPayload, expectedLine, rawLines } from './helpers/big-payloads.js'
 import { fakeFs } from './helpers/fake-fs.js'
 import { runFixture } from './helpers/run-fixture.js'
 import { tempDir } from './helpers/temp-dir.js'
+import { CHILD_PROCESS_TEST_TIMEOUT_MS } from './helpers/timeouts.js'
+
+// Raised for this file: see helpers/timeouts.ts (a hang detector, not a bound on speed).
+vi.setConfig({ testTimeout: CHILD_PROCESS_TEST_TIMEOUT_MS, hookTimeout: CHILD_PROCESS_TEST_TIMEOUT_MS })
 
 /** A file system that keeps a copy of every buffer written. */
 function recordingWrites() {

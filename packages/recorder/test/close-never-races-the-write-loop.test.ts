@@ -1,10 +1,14 @@
 import fs from 'node:fs'
 import path from 'node:path'
-import { expect, it } from 'vitest'
+import { expect, it, vi } from 'vitest'
 
 import { createRecorder } from '../src/index.js'
 import { tempDir } from './helpers/temp-dir.js'
 import { readTranscript } from './helpers/transcript.js'
+import { LONG_WORK_TEST_TIMEOUT_MS } from './helpers/timeouts.js'
+
+// Raised for this file: see helpers/timeouts.ts (a hang detector, not a bound on speed).
+vi.setConfig({ testTimeout: LONG_WORK_TEST_TIMEOUT_MS, hookTimeout: LONG_WORK_TEST_TIMEOUT_MS })
 
 // close() used to resolve while the write loop still ran after a transcript was deleted or renamed; the loop
 // then closed a descriptor number a second time — by then a file the host had opened — and wrote transcript
@@ -61,4 +65,4 @@ it(`deleting or renaming the transcript right before close(), ${ROUNDS} rounds: 
     expect(atPath).toEqual(uuids)
     expect(uuids.slice(0, moved.length)).toEqual(moved)
   }
-}, 60_000)
+})

@@ -1,9 +1,13 @@
 import { readFile, truncate } from 'node:fs/promises'
 import fc from 'fast-check'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { activeBranch, createRecorder, inspectTailSync, readSession } from '../src/index.js'
 import { withTempDir } from './helpers/records.js'
 import { filesIn } from './helpers/sessions.js'
+import { LONG_WORK_TEST_TIMEOUT_MS } from './helpers/timeouts.js'
+
+// Raised for this file: see helpers/timeouts.ts (a hang detector, not a bound on speed).
+vi.setConfig({ testTimeout: LONG_WORK_TEST_TIMEOUT_MS, hookTimeout: LONG_WORK_TEST_TIMEOUT_MS })
 
 const NEWLINE = 0x0a
 
@@ -124,5 +128,5 @@ describe('crash at any byte: the transcript reads back as a prefix, and resume a
       { numRuns: 150 },
     )
     // 150 sessions written, cut and resumed: 7–18 s on the shared 2-core machine at load 20, 20 s the default.
-  }, 60_000)
+  })
 })

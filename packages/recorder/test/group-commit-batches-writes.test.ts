@@ -23,14 +23,23 @@ describe('group commit: one write in flight, everything queued meanwhile goes in
     const dir = await tempDir()
     let concurrent = 0
     let maxConcurrent = 0
+    // The first write is held until the test has queued everything: "in flight" is an event here, not a
+    // slow disk's 30 ms that a loaded machine can outlast between two of the test's ticks.
+    let writes = 0
+    let firstWriteStarted!: () => void
+    const started = new Promise<void>((resolve) => (firstWriteStarted = resolve))
+    let releaseFirstWrite!: () => void
+    const released = new Promise<void>((resolve) => (releaseFirstWrite = resolve))
     const seam = fakeFs({
       overrides: {
         write: (real) => async (fd, buffer, offset, length) => {
           concurrent++
           maxConcurrent = Math.max(maxConcurrent, concurrent)
-          // A slow disk: each write takes 30 ms.
-          await new Promise((resolve) => setTimeout(resolve, 30))
           try {
+            if (writes++ === 0) {
+              firstWriteStarted()
+              await released
+            }
             return await real(fd, buffer, offset, length)
           } finally {
             concurrent--
@@ -41,12 +50,13 @@ describe('group commit: one write in flight, everything queued meanwhile goes in
     const rec = createRecorder({ dir, fs: seam, fsync: 'never' })
     await rec.ready()
     rec.record('first')
-    // Let the first write start, then queue 50 records over several ticks while it is in flight.
-    await new Promise((resolve) => setTimeout(resolve, 5))
+    // Once the first write is in flight, queue 50 records over several ticks, then let it finish.
+    await started
     for (let i = 0; i < 50; i++) {
       rec.record('queued', { i })
       if (i % 10 === 0) await new Promise((resolve) => setImmediate(resolve))
     }
+    releaseFirstWrite()
     await rec.flush()
     expect(maxConcurrent).toBe(1)
     expect(seam.calls.write).toBe(2)

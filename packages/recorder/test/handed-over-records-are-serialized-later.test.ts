@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 
 import {
   createRecorder,
@@ -11,6 +11,10 @@ import { ENVELOPE_FIELDS } from '../src/format/record-format.js'
 import { bigPayload, expectedLine, rawLines } from './helpers/big-payloads.js'
 import { runFixture } from './helpers/run-fixture.js'
 import { tempDir } from './helpers/temp-dir.js'
+import { CHILD_PROCESS_TEST_TIMEOUT_MS } from './helpers/timeouts.js'
+
+// Raised for this file: see helpers/timeouts.ts (a hang detector, not a bound on speed).
+vi.setConfig({ testTimeout: CHILD_PROCESS_TEST_TIMEOUT_MS, hookTimeout: CHILD_PROCESS_TEST_TIMEOUT_MS })
 
 /** Shapes a tool result takes: many small objects, one flat object with many keys, big strings, toJSON. */
 function payloads(): object[] {

@@ -1,15 +1,19 @@
 import fs from 'node:fs'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 
 import { createRecorder } from '../src/index.js'
 import { runCli } from '../../cli/test/helpers/cli.js'
 import { finished, startFixture, waitForOutput } from './helpers/run-fixture.js'
 import { tempDir } from './helpers/temp-dir.js'
 import { readTranscript } from './helpers/transcript.js'
+import { CHILD_PROCESS_TEST_TIMEOUT_MS } from './helpers/timeouts.js'
+
+// Raised for this file: see helpers/timeouts.ts (a hang detector, not a bound on speed).
+vi.setConfig({ testTimeout: CHILD_PROCESS_TEST_TIMEOUT_MS, hookTimeout: CHILD_PROCESS_TEST_TIMEOUT_MS })
 
 // lockStaleMs far beyond the test's own timeout: a resume that had to wait for the lock to go stale fails
 // the test by timing out, so what is tested is that the next writer gets the session at once.
-const NEVER_STALE_MS = 120_000
+const NEVER_STALE_MS = 10 * CHILD_PROCESS_TEST_TIMEOUT_MS
 
 async function resumeAfter(dir: string, sessionId: string): Promise<string[]> {
   const rec = createRecorder({ dir, sessionId, resume: true, lockStaleMs: NEVER_STALE_MS })
@@ -22,7 +26,6 @@ async function resumeAfter(dir: string, sessionId: string): Promise<string[]> {
 describe('after any ending, the next resume on this host gets the session at once', () => {
   it.for(['close', 'process-exit', 'uncaught'] as const)(
     'the holder ends by %s: the lock is released by the holder itself',
-    { timeout: 15_000 },
     async (ending) => {
       const dir = await tempDir()
       const result = await finished(startFixture('end-session', [dir, 's', ending]))
@@ -36,7 +39,6 @@ describe('after any ending, the next resume on this host gets the session at onc
 
   it.for<NodeJS.Signals>(['SIGTERM', 'SIGKILL'])(
     'the holder is killed by %s: a lock left behind is taken over at once because its owner is provably dead',
-    { timeout: 15_000 },
     async (signal) => {
       const dir = await tempDir()
       const child = startFixture('end-session', [dir, 's', 'wait'])
@@ -54,7 +56,6 @@ describe('after any ending, the next resume on this host gets the session at onc
 
   it.for(['mkdir', 'owner'] as const)(
     'the holder is killed right after its lock %s, before its owner is on record: the lock is still taken over at once',
-    { timeout: 15_000 },
     async (at) => {
       const dir = await tempDir()
       const result = await finished(startFixture('die-while-taking-the-lock', [dir, at]))
@@ -80,7 +81,7 @@ describe('after any ending, the next resume on this host gets the session at onc
     const result = await runCli('repair', `${dir}/s.jsonl`)
     expect(result.stderr).not.toMatch(/locked|in use/i)
     expect(result.code).toBe(0)
-  }, 20_000)
+  })
 
   it('the lock directory is 0700 even under umask 0', async () => {
     const dir = await tempDir()

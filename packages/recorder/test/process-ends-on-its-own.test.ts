@@ -1,9 +1,13 @@
 import fs from 'node:fs'
-import { expect, it } from 'vitest'
+import { expect, it, vi } from 'vitest'
 
 import { finished, startFixture } from './helpers/run-fixture.js'
 import { tempDir } from './helpers/temp-dir.js'
 import { readTranscript } from './helpers/transcript.js'
+import { CHILD_PROCESS_TEST_TIMEOUT_MS } from './helpers/timeouts.js'
+
+// Raised for this file: see helpers/timeouts.ts (a hang detector, not a bound on speed).
+vi.setConfig({ testTimeout: CHILD_PROCESS_TEST_TIMEOUT_MS, hookTimeout: CHILD_PROCESS_TEST_TIMEOUT_MS })
 
 // No timer, listener or handle of the recorder may keep the host process alive: not after close(), not for
 // a recorder left open, not while a failure's retries are pending.
@@ -14,7 +18,7 @@ it.for(['closed', 'open', 'failing'] as const)(
     const child = startFixture('ends-on-its-own', [dir, how])
     child.stdin?.end()
     // Only a guard so a regression fails instead of hanging the run; nothing is asserted about time.
-    const guard = setTimeout(() => child.kill('SIGKILL'), 20_000)
+    const guard = setTimeout(() => child.kill('SIGKILL'), CHILD_PROCESS_TEST_TIMEOUT_MS - 10_000)
     const result = await finished(child)
     clearTimeout(guard)
     expect(result.signal, result.stderr).toBeNull()

@@ -1,10 +1,14 @@
 import fs from 'node:fs'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 
 import { createRecorder, SessionLockedError, type RecorderError } from '../src/index.js'
 import { finished, startFixture, waitForOutput } from './helpers/run-fixture.js'
 import { tempDir } from './helpers/temp-dir.js'
 import { readTranscript } from './helpers/transcript.js'
+import { CHILD_PROCESS_TEST_TIMEOUT_MS } from './helpers/timeouts.js'
+
+// Raised for this file: see helpers/timeouts.ts (a hang detector, not a bound on speed).
+vi.setConfig({ testTimeout: CHILD_PROCESS_TEST_TIMEOUT_MS, hookTimeout: CHILD_PROCESS_TEST_TIMEOUT_MS })
 
 describe('single writer per session: a second writer gets SessionLockedError and writes nothing', () => {
   it('another process holds the session: ready(), flush() and onError all report ERR_SESSION_LOCKED; its file is untouched', async () => {

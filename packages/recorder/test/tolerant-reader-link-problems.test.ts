@@ -1,8 +1,12 @@
 import { writeFile } from 'node:fs/promises'
 import path from 'node:path'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { readSession } from '../src/index.js'
 import { makeRecord, toJsonl, withTempDir } from './helpers/records.js'
+import { LONG_WORK_TEST_TIMEOUT_MS } from './helpers/timeouts.js'
+
+// Raised for this file: see helpers/timeouts.ts (a hang detector, not a bound on speed).
+vi.setConfig({ testTimeout: LONG_WORK_TEST_TIMEOUT_MS, hookTimeout: LONG_WORK_TEST_TIMEOUT_MS })
 
 async function read(records: unknown[]) {
   return withTempDir(async (dir) => {

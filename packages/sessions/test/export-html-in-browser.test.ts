@@ -2,11 +2,21 @@ import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import type { BrowserContext } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { Redactor, renderEvents } from '../src/index.js'
 import type { ConversationEvent } from '../src/model.js'
-import { HAVE_CHROMIUM, launch, renderAllTurns, watchedPage } from './fixtures/browser.js'
+import {
+  BROWSER_TEST_TIMEOUT_MS,
+  BROWSER_WAIT_MS,
+  HAVE_CHROMIUM,
+  launch,
+  renderAllTurns,
+  watchedPage,
+} from './fixtures/browser.js'
 import { XSS_PAYLOADS, hostileSession, rewoundAnswer } from './fixtures/hostile-events.js'
+
+// Raised for this file: Chromium is a real child process (see fixtures/browser.ts; a hang detector).
+vi.setConfig({ testTimeout: BROWSER_TEST_TIMEOUT_MS, hookTimeout: BROWSER_TEST_TIMEOUT_MS })
 
 async function html(events: ConversationEvent[], redact = false): Promise<string> {
   let out = ''
@@ -119,7 +129,7 @@ describe.skipIf(!HAVE_CHROMIUM)('HTML export in Chromium', () => {
     expect(await page.locator('article.turn').count()).toBeLessThan(60)
     await page.fill('input[type=search]', 'Answer 57')
     await page.keyboard.press('Enter')
-    await expect.poll(() => page.locator('mark.cur').count()).toBe(1)
+    await expect.poll(() => page.locator('mark.cur').count(), { timeout: BROWSER_WAIT_MS }).toBe(1)
     expect(await page.locator('#t-58 mark.cur').isVisible()).toBe(true)
     // Thinking is collapsed.
     expect(await page.locator('#t-1 details.thinking').getAttribute('open')).toBeNull()

@@ -4,10 +4,19 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createRecorder, type Recorder } from '@sessiontape/recorder'
 import type { BrowserContext } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { startViewer, type Viewer } from '../src/index.js'
-import { HAVE_CHROMIUM, launch, watchedPage } from './fixtures/browser.js'
+import {
+  BROWSER_TEST_TIMEOUT_MS,
+  BROWSER_WAIT_MS,
+  HAVE_CHROMIUM,
+  launch,
+  watchedPage,
+} from './fixtures/browser.js'
 import { XSS_PAYLOADS } from './fixtures/hostile-events.js'
+
+// Raised for this file: Chromium is a real child process (see fixtures/browser.ts; a hang detector).
+vi.setConfig({ testTimeout: BROWSER_TEST_TIMEOUT_MS, hookTimeout: BROWSER_TEST_TIMEOUT_MS })
 
 /** A session written by a real recorder: user and assistant turns in our own record shapes. */
 async function recordedSession(dir: string, turns: number): Promise<Recorder> {
@@ -81,7 +90,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the viewer in Chromium', () => {
     await browser?.close()
   })
 
-  it('shows a record a live recorder appends within a second, and a torn tail as pending', async () => {
+  it('shows a record a live recorder appends, without a reload, and a torn tail as pending', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'st-view-live-'))
     const recorder = await recordedSession(dir, 3)
     viewer = await startViewer(recorder.filePath, { port: 0 })
@@ -89,21 +98,20 @@ describe.skipIf(!HAVE_CHROMIUM)('the viewer in Chromium', () => {
     const watched = await watchedPage(browser, (u) => u.startsWith(origin))
     const { page } = watched
     await page.goto(viewer.url)
-    await expect.poll(() => page.locator('.status').textContent()).toBe('live')
+    await expect.poll(() => page.locator('.status').textContent(), { timeout: BROWSER_WAIT_MS }).toBe('live')
     expect(await page.locator('article.turn').count()).toBe(3)
 
     recorder.record('user', { text: 'appended while the page is open <script>alert(1)</script>' })
     await recorder.flush()
-    const appendedAt = Date.now()
-    await page.locator('text=appended while the page is open').waitFor({ timeout: 1000 })
-    const shownAfter = Date.now() - appendedAt
-    expect(shownAfter).toBeLessThan(1000)
+    // The server checks the file every pollMs (250 ms by default, validated in options.ts): that bound is
+    // the code's. How soon Chromium shows it on a loaded machine is not, so the wait only catches a hang.
+    await page.locator('text=appended while the page is open').waitFor({ timeout: BROWSER_WAIT_MS })
     expect(await page.locator('article.turn').count()).toBe(4)
 
     // Half a line, as a writer mid-write leaves it: pending, not an error.
     await recorder.close()
     appendFileSync(recorder.filePath, '{"type":"user","uuid":"torn","text":"half')
-    await expect.poll(() => page.locator('.pending').isVisible(), { timeout: 2000 }).toBe(true)
+    await expect.poll(() => page.locator('.pending').isVisible(), { timeout: BROWSER_WAIT_MS }).toBe(true)
     await page.screenshot({ path: join(shots, 'viewer-live.png') })
     expect(await page.locator('footer').textContent()).not.toMatch(/problem/)
     expect(watched.dialogs).toEqual([])

@@ -6,10 +6,19 @@
 import { appendFileSync, mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { exportSession, startViewer } from '../src/index.js'
-import { HAVE_CHROMIUM, launch, watchedPage } from './fixtures/browser.js'
+import {
+  BROWSER_TEST_TIMEOUT_MS,
+  BROWSER_WAIT_MS,
+  HAVE_CHROMIUM,
+  launch,
+  watchedPage,
+} from './fixtures/browser.js'
 import { claudeLine, claudeTurns } from './fixtures/claude-chain.js'
+
+// Raised for this file: Chromium is a real child process (see fixtures/browser.ts; a hang detector).
+vi.setConfig({ testTimeout: BROWSER_TEST_TIMEOUT_MS, hookTimeout: BROWSER_TEST_TIMEOUT_MS })
 
 describe.skipIf(!HAVE_CHROMIUM)('the viewer following a rewind', () => {
   it('marks the abandoned turns as a side branch within a second or two', async () => {
@@ -23,7 +32,9 @@ describe.skipIf(!HAVE_CHROMIUM)('the viewer following a rewind', () => {
       const watched = await watchedPage(browser, (u) => u.startsWith(origin))
       const { page } = watched
       await page.goto(viewer.url)
-      await expect.poll(() => page.locator('.status').textContent()).toBe('live')
+      await expect
+        .poll(() => page.locator('.status').textContent(), { timeout: BROWSER_WAIT_MS })
+        .toBe('live')
       expect(await page.locator('article.turn.off').count()).toBe(0)
 
       // Back to after the first answer: turns 2 and 3 are abandoned.
@@ -32,8 +43,8 @@ describe.skipIf(!HAVE_CHROMIUM)('the viewer following a rewind', () => {
         claudeLine('u9', 'a0', 'user', 'Question 9: try again') +
           claudeLine('a9', 'u9', 'assistant', 'Again.'),
       )
-      await page.locator('text=Question 9: try again').waitFor({ timeout: 2000 })
-      await expect.poll(() => page.locator('article.turn.off').count(), { timeout: 2000 }).toBe(2)
+      await page.locator('text=Question 9: try again').waitFor({ timeout: BROWSER_WAIT_MS })
+      await expect.poll(() => page.locator('article.turn.off').count(), { timeout: BROWSER_WAIT_MS }).toBe(2)
       expect(await page.locator('article.turn:not(.off)').allTextContents()).toEqual([
         expect.stringContaining('Question 0'),
         expect.stringContaining('Question 9'),

@@ -6,12 +6,21 @@
 import { appendFileSync, mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { startViewer } from '../src/index.js'
 import { LiveSession } from '../src/view/live-session.js'
 import type { Turn } from '../src/export/turns.js'
-import { HAVE_CHROMIUM, launch, watchedPage } from './fixtures/browser.js'
+import {
+  BROWSER_TEST_TIMEOUT_MS,
+  BROWSER_WAIT_MS,
+  HAVE_CHROMIUM,
+  launch,
+  watchedPage,
+} from './fixtures/browser.js'
 import { claudeTurns } from './fixtures/claude-chain.js'
+
+// Raised for this file: Chromium is a real child process (see fixtures/browser.ts; a hang detector).
+vi.setConfig({ testTimeout: BROWSER_TEST_TIMEOUT_MS, hookTimeout: BROWSER_TEST_TIMEOUT_MS })
 
 const TURNS = 600
 
@@ -63,11 +72,13 @@ describe('a long session in the viewer', () => {
         await page.goto(viewer.url)
         await page.locator('article.turn').first().waitFor()
         await expect
-          .poll(() => page.locator('.facts').textContent(), { timeout: 10_000 })
+          .poll(() => page.locator('.facts').textContent(), { timeout: BROWSER_WAIT_MS })
           .toContain(`Turns ${TURNS}`)
         await page.locator('input[type=search]').fill(`Question ${TURNS - 1}:`)
         await page.keyboard.press('Enter')
-        await expect.poll(() => page.locator('.count').textContent()).toBe('1/1')
+        await expect
+          .poll(() => page.locator('.count').textContent(), { timeout: BROWSER_WAIT_MS })
+          .toBe('1/1')
         await expect(page.locator(`#t-${TURNS}`).isVisible()).resolves.toBe(true)
         await page.screenshot({ path: join(shots, 'viewer-long.png') })
         expect(watched.dialogs).toEqual([])

@@ -6,8 +6,12 @@
 // on a loaded machine (a signal sent before the first is handled would merge with it in the kernel), and a
 // cleanup that must outlast the second signal never settles on its own (or settles on that signal).
 import { setTimeout as sleep } from 'node:timers/promises'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { spawnAgent, withTempDir, type RunningAgent } from './helpers/spawn-fixture.js'
+import { CHILD_PROCESS_TEST_TIMEOUT_MS } from './helpers/timeouts.js'
+
+// Raised for this file: see helpers/timeouts.ts (a hang detector, not a bound on speed).
+vi.setConfig({ testTimeout: CHILD_PROCESS_TEST_TIMEOUT_MS, hookTimeout: CHILD_PROCESS_TEST_TIMEOUT_MS })
 
 interface Scenario {
   readonly signals: Record<string, unknown>

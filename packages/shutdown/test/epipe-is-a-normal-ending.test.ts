@@ -3,7 +3,7 @@
 // exit code is 0 (or 141 when configured). Other stream errors stay with their owners.
 import { spawn } from 'node:child_process'
 import { join } from 'node:path'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { createShutdown } from '../src/index.js'
 import { fakes } from './helpers/fake-process.js'
 import {
@@ -14,6 +14,10 @@ import {
   spawnFixture,
   withTempDir,
 } from './helpers/spawn-fixture.js'
+import { CHILD_PROCESS_TEST_TIMEOUT_MS } from './helpers/timeouts.js'
+
+// Raised for this file: see helpers/timeouts.ts (a hang detector, not a bound on speed).
+vi.setConfig({ testTimeout: CHILD_PROCESS_TEST_TIMEOUT_MS, hookTimeout: CHILD_PROCESS_TEST_TIMEOUT_MS })
 
 function quote(arg: string): string {
   return `'${arg.replaceAll("'", "'\\''")}'`

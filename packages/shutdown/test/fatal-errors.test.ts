@@ -1,9 +1,13 @@
 // Opt-in fatal-error handling: an uncaught exception or unhandled rejection is printed, the cleanups run,
 // and the process exits 1. During a shutdown already under way (SIGINT) it is recorded, and the SIGINT ending (130) stays.
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { createShutdown } from '../src/index.js'
 import { fakes } from './helpers/fake-process.js'
 import { spawnAgent, withTempDir } from './helpers/spawn-fixture.js'
+import { CHILD_PROCESS_TEST_TIMEOUT_MS } from './helpers/timeouts.js'
+
+// Raised for this file: see helpers/timeouts.ts (a hang detector, not a bound on speed).
+vi.setConfig({ testTimeout: CHILD_PROCESS_TEST_TIMEOUT_MS, hookTimeout: CHILD_PROCESS_TEST_TIMEOUT_MS })
 
 describe.for([
   ['throw', 'uncaughtException', 'boom'],

@@ -1,10 +1,14 @@
 // After `process.exitCode = 1`, `gracefulExit()` without a code used to exit 0; process.exit() and
 // exit-hook exit 1. No code given now means `process.exitCode ?? 0`, for gracefulExit and for an EPIPE
 // ending without a configured code.
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { createShutdown } from '../src/index.js'
 import { fakes } from './helpers/fake-process.js'
 import { spawnAgent, withTempDir } from './helpers/spawn-fixture.js'
+import { CHILD_PROCESS_TEST_TIMEOUT_MS } from './helpers/timeouts.js'
+
+// Raised for this file: see helpers/timeouts.ts (a hang detector, not a bound on speed).
+vi.setConfig({ testTimeout: CHILD_PROCESS_TEST_TIMEOUT_MS, hookTimeout: CHILD_PROCESS_TEST_TIMEOUT_MS })
 
 describe('gracefulExit() without a code', () => {
   it('in a real process with process.exitCode = 1: exits 1 after the cleanups, and reports 1', async () => {

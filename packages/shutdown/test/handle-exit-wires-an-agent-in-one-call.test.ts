@@ -3,10 +3,14 @@
 // removes everything it installed.
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { createShutdown, handleExit } from '../src/index.js'
 import { fakes } from './helpers/fake-process.js'
 import { spawnFixture, withTempDir } from './helpers/spawn-fixture.js'
+import { CHILD_PROCESS_TEST_TIMEOUT_MS } from './helpers/timeouts.js'
+
+// Raised for this file: see helpers/timeouts.ts (a hang detector, not a bound on speed).
+vi.setConfig({ testTimeout: CHILD_PROCESS_TEST_TIMEOUT_MS, hookTimeout: CHILD_PROCESS_TEST_TIMEOUT_MS })
 
 async function marks(file: string): Promise<string[]> {
   const text = await readFile(file, 'utf8').catch(() => '')

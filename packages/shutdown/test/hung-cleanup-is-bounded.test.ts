@@ -1,9 +1,13 @@
 // A cleanup that never settles cannot hold the exit: its own timeout moves on to the next cleanup, the
 // overall deadline ends the pass, and the report names what hung and what never started.
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { createShutdown, type CleanupContext } from '../src/index.js'
 import { fakes } from './helpers/fake-process.js'
 import { spawnAgent, withTempDir } from './helpers/spawn-fixture.js'
+import { CHILD_PROCESS_TEST_TIMEOUT_MS } from './helpers/timeouts.js'
+
+// Raised for this file: see helpers/timeouts.ts (a hang detector, not a bound on speed).
+vi.setConfig({ testTimeout: CHILD_PROCESS_TEST_TIMEOUT_MS, hookTimeout: CHILD_PROCESS_TEST_TIMEOUT_MS })
 
 describe('in a real process kept alive by an open handle', () => {
   it('a never-settling cleanup with the default bounds: its 2 s timeout passes, the next one runs, exit 0', async () => {

@@ -1,7 +1,11 @@
 // Importing the package installs no listener; the module-level functions create the default instance and
 // its listeners lazily, on first use, and the returned functions take them away again.
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { spawnFixture } from './helpers/spawn-fixture.js'
+import { CHILD_PROCESS_TEST_TIMEOUT_MS } from './helpers/timeouts.js'
+
+// Raised for this file: see helpers/timeouts.ts (a hang detector, not a bound on speed).
+vi.setConfig({ testTimeout: CHILD_PROCESS_TEST_TIMEOUT_MS, hookTimeout: CHILD_PROCESS_TEST_TIMEOUT_MS })
 
 describe('importing @sessiontape/shutdown', () => {
   it('adds no process or stdio listener until first use, and undoing use removes them', async () => {

@@ -2,8 +2,12 @@
 // drains stdout before exiting — bounded, so a reader that never reads cannot hold the exit.
 import { once } from 'node:events'
 import { setTimeout as sleep } from 'node:timers/promises'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { spawnFixture } from './helpers/spawn-fixture.js'
+import { CHILD_PROCESS_TEST_TIMEOUT_MS } from './helpers/timeouts.js'
+
+// Raised for this file: see helpers/timeouts.ts (a hang detector, not a bound on speed).
+vi.setConfig({ testTimeout: CHILD_PROCESS_TEST_TIMEOUT_MS, hookTimeout: CHILD_PROCESS_TEST_TIMEOUT_MS })
 
 async function readAfterPause(env: Record<string, string>, pauseMs: number) {
   const fixture = spawnFixture('many-lines.ts', { env, pauseStdout: true })

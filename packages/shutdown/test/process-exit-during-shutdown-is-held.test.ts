@@ -3,10 +3,14 @@
 // (the recorder's exit drain: 1,000 accepted records lost) never ran, and `exit(7)` came with no report.
 // Now the call is held for the duration: the exit still happens once, after the remaining work, it is
 // named in the report, and a failure it asks for is never turned into a success.
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { createShutdown, formatReport } from '../src/index.js'
 import { fakes } from './helpers/fake-process.js'
 import { spawnAgent, withTempDir } from './helpers/spawn-fixture.js'
+import { CHILD_PROCESS_TEST_TIMEOUT_MS } from './helpers/timeouts.js'
+
+// Raised for this file: see helpers/timeouts.ts (a hang detector, not a bound on speed).
+vi.setConfig({ testTimeout: CHILD_PROCESS_TEST_TIMEOUT_MS, hookTimeout: CHILD_PROCESS_TEST_TIMEOUT_MS })
 
 describe('in a real process', () => {
   it('a cleanup calling process.exit(7) during gracefulExit(0): the rest run, the report names it, exit 7', async () => {

@@ -5,8 +5,12 @@
 // own process.exit(code) decides, in ESM and in CommonJS.
 import { spawn } from 'node:child_process'
 import { join } from 'node:path'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { packageDir, readLines, spawnAgent, withTempDir, type Exit } from './helpers/spawn-fixture.js'
+import { CHILD_PROCESS_TEST_TIMEOUT_MS } from './helpers/timeouts.js'
+
+// Raised for this file: see helpers/timeouts.ts (a hang detector, not a bound on speed).
+vi.setConfig({ testTimeout: CHILD_PROCESS_TEST_TIMEOUT_MS, hookTimeout: CHILD_PROCESS_TEST_TIMEOUT_MS })
 
 /** qwen-code's pattern in CommonJS (no top-level await): an async main awaiting runExitCleanup(). */
 const COMMONJS_PROGRAM = `

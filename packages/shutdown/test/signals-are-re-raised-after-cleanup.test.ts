@@ -2,10 +2,14 @@
 // removed, the signal sent again as the last 'exit' listener), so a parent — a shell stopping a script on
 // Ctrl-C, a supervisor — sees a death by signal, not a normal exit. The report says 128 + n, what `$?`
 // shows either way. Run through the module-level functions exactly as an agent would use them.
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { createShutdown } from '../src/index.js'
 import { FakeProcess, fakes } from './helpers/fake-process.js'
 import { spawnAgent, withTempDir } from './helpers/spawn-fixture.js'
+import { CHILD_PROCESS_TEST_TIMEOUT_MS } from './helpers/timeouts.js'
+
+// Raised for this file: see helpers/timeouts.ts (a hang detector, not a bound on speed).
+vi.setConfig({ testTimeout: CHILD_PROCESS_TEST_TIMEOUT_MS, hookTimeout: CHILD_PROCESS_TEST_TIMEOUT_MS })
 
 describe.for([
   ['SIGINT', 130],

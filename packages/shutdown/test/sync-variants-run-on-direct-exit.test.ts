@@ -1,9 +1,13 @@
 // When third-party code calls process.exit() directly, the async cleanups cannot run, but their
 // synchronous `sync` variants still do, on 'exit'. A cleanup that completed does not run its sync variant.
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { createShutdown } from '../src/index.js'
 import { fakes } from './helpers/fake-process.js'
 import { spawnAgent, withTempDir } from './helpers/spawn-fixture.js'
+import { CHILD_PROCESS_TEST_TIMEOUT_MS } from './helpers/timeouts.js'
+
+// Raised for this file: see helpers/timeouts.ts (a hang detector, not a bound on speed).
+vi.setConfig({ testTimeout: CHILD_PROCESS_TEST_TIMEOUT_MS, hookTimeout: CHILD_PROCESS_TEST_TIMEOUT_MS })
 
 describe('a direct process.exit(3)', () => {
   it('runs the sync variants (phase order, last-registered first) and keeps exit code 3', async () => {
