@@ -56,8 +56,11 @@ export async function refreshCatalog(
       if (!found.has(file.file)) found.set(file.file, file)
   }
   const byShard = new Map<number, FoundFile[]>()
+  // Each file's shard, in the walk's order (hashing a path once, not again for the answer).
+  const shardsInOrder: number[] = []
   for (const file of found.values()) {
     const shard = shardOf(file.file)
+    shardsInOrder.push(shard)
     const list = byShard.get(shard)
     if (list === undefined) byShard.set(shard, [file])
     else list.push(file)
@@ -152,7 +155,8 @@ export async function refreshCatalog(
       dirty.add(shard)
   })
   const entries: CachedEntry[] = []
-  for (const file of found.values()) entries.push(loaded.get(shardOf(file.file))!.get(file.file)!)
+  let at = 0
+  for (const file of found.values()) entries.push(loaded.get(shardsInOrder[at++]!)!.get(file.file)!)
   await inBatches([...dirty], IO_CONCURRENCY, async (shard) => {
     try {
       await store.save(shard, loaded.get(shard)!.values())

@@ -98,18 +98,24 @@ async function walkOne(
     // Missing or unreadable: an agent that is not installed, or a directory we may not read.
     return { transcripts: 0, subdirectories: [] }
   }
-  // Session files by name without extension: a directory of that name holds its subagents.
-  const sessions = new Map<string, string>()
-  let transcripts = 0
+  // `prefix + name` is `path.join(dir, name)` for a name readdir returns (no separator, never `.` or `..`),
+  // without normalising the whole path again for each of a directory's thousands of files.
+  const prefix = path.join(dir, '_').slice(0, -1)
+  const names: string[] = []
+  let hasDirectories = false
   for (const entry of entries) {
+    if (entry.isDirectory()) hasDirectories = true
     if (!isTranscriptName(entry.name) || !(entry.isFile() || entry.isSymbolicLink())) continue
     if (found.length >= MAX_FILES) break
-    const file = path.join(dir, entry.name)
-    found.push({ file })
-    sessions.set(transcriptBaseName(entry.name), file)
-    transcripts++
+    found.push({ file: prefix + entry.name })
+    names.push(entry.name)
   }
+  const transcripts = names.length
   const subdirectories: string[] = []
+  if (!hasDirectories) return { transcripts, subdirectories }
+  // Session files by name without extension: a directory of that name holds its subagents.
+  const sessions = new Map<string, string>()
+  for (const name of names) sessions.set(transcriptBaseName(name), prefix + name)
   for (const entry of entries) {
     if (!entry.isDirectory() || entry.name.startsWith('.')) continue
     const parent = sessions.get(entry.name)
