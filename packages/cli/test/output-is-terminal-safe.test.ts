@@ -2,7 +2,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { runCliWith } from './helpers/cli.js'
+import { runCliWith, runInProcess } from './helpers/cli.js'
 import { makeRecord, withTempDir } from '../../recorder/test/helpers/records.js'
 
 /** Escape sequences a hostile transcript could carry, each of which acts on a terminal if printed raw. */
@@ -38,8 +38,10 @@ async function hostileSession(dir: string): Promise<string> {
 }
 
 describe('nothing the CLI prints can control the terminal', () => {
-  // One test per command and colour setting, so each CLI child process has its own timeout (only a hang
-  // detector: 12 starts of Node with tsx in one test outlasted 120 s at load 19 on 2 cores).
+  // One test per command and colour setting. With FORCE_COLOR each runs as a real `sessiontape` process
+  // (main.ts picks the colour style from the environment, our SGR sequences are added); without colour the
+  // same command code runs in this process (runInProcess: the plain style), as a second child process per
+  // command proved nothing more and cost a Node start with tsx each.
   let dir: string
   let file: string
   beforeAll(async () => {
@@ -56,16 +58,18 @@ describe('nothing the CLI prints can control the terminal', () => {
     'list DIR',
     'repair --dry-run FILE',
   ]
-  // FORCE_COLOR: our own colour sequences are allowed, so strip exactly those before checking.
   const cases = runs.flatMap((run) => [
-    { run, colour: 'no colour', env: {} },
-    { run, colour: 'FORCE_COLOR=1', env: { FORCE_COLOR: '1' } },
+    { run, colour: 'no colour, in this process', inProcess: true },
+    { run, colour: 'FORCE_COLOR=1, a real process', inProcess: false },
   ])
   it.for(cases)(
     'escapes every control and bidi character in human output: sessiontape $run ($colour)',
-    async ({ run, env }) => {
+    async ({ run, inProcess }) => {
       const args = run.split(' ').map((arg) => (arg === 'FILE' ? file : arg === 'DIR' ? dir : arg))
-      const { stdout, stderr } = await runCliWith({ env }, ...args)
+      const { stdout, stderr } = await (inProcess
+        ? runInProcess(...args)
+        : runCliWith({ env: { FORCE_COLOR: '1' } }, ...args))
+      // Our own colour sequences are allowed, so strip exactly those before checking.
       // eslint-disable-next-line no-control-regex -- our own SGR colour sequences
       const ours = /\u001b\[(?:2|22|33|39|36|1)m/g
       expect(stdout.replace(ours, '')).not.toMatch(UNSAFE)

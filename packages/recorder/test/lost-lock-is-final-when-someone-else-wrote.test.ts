@@ -51,10 +51,23 @@ async function scenario(lose: (dir: string, holder: ReturnType<typeof startFixtu
     holder.kill('SIGKILL')
   }, HARD_TIMEOUT_MS)
   await new Promise<void>((resolve) => holder.stdout!.once('data', () => resolve()))
+  let seen = ''
+  const wroteOn = new Promise<void>((resolve) => {
+    const onData = (chunk: Buffer | string) => {
+      seen += chunk.toString()
+      if (!seen.includes('wrote on')) return
+      holder.stdout!.off('data', onData)
+      resolve()
+    }
+    holder.stdout!.on('data', onData)
+    // Ended (or killed by the hard timeout) without saying so: the assertions on its codes tell why.
+    void done.then(() => resolve())
+  })
   await lose(dir, holder)
   const other = await takeOverAndWrite(dir, sessionId, Date.now() + 10_000)
-  // Time for the holder to notice (its heartbeat runs every lockStaleMs / 2) and to try writing on.
-  await sleep(3000)
+  // The holder notices (its heartbeat runs every lockStaleMs / 2) and tries writing on: it says so. An event,
+  // not a clock: a fixed 3 s wait was both slow and, on a loaded machine, possibly too short.
+  await wroteOn
   holder.stdin!.write('stop\n')
   const result = await done
   clearTimeout(timer)
