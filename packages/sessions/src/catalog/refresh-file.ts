@@ -2,6 +2,7 @@ import { stat as statWithCallback } from 'node:fs'
 import { open, stat } from 'node:fs/promises'
 import type { TranscriptFormat } from '@sessiontape/recorder'
 import { resolveFormat } from '@sessiontape/recorder/internal'
+import { fileStatOf, statOf, type FileStat } from '../files/file-stat.js'
 import type { ConversationEvent } from '../model.js'
 import { searchableText } from '../search/searchable-text.js'
 import { addToFilter, newFilter, type TrigramCollector } from '../search/trigram-filter.js'
@@ -23,22 +24,7 @@ export interface RefreshStats {
 const HEAD_BYTES = 4096
 const EDGE_BYTES = 4096
 
-export interface FileStat {
-  readonly size: number
-  readonly mtimeMs: number
-  readonly ino: number
-  readonly isFile: boolean
-}
-
-export async function statOf(file: string): Promise<FileStat | undefined> {
-  try {
-    const info = await stat(file)
-    return { size: info.size, mtimeMs: info.mtimeMs, ino: info.ino, isFile: info.isFile() }
-  } catch {
-    // Gone, or not ours to read: the caller notes it.
-    return undefined
-  }
-}
+export { statOf, type FileStat }
 
 /**
  * Stats every file, at most `concurrency` at once, through `fs.stat`'s callbacks: a warm refresh of 3,000
@@ -57,10 +43,7 @@ export async function statAll(
     const start = (): void => {
       const at = next++
       statWithCallback(files[at]!, (error, info) => {
-        infos[at] =
-          error === null
-            ? { size: info.size, mtimeMs: info.mtimeMs, ino: info.ino, isFile: info.isFile() }
-            : undefined
+        infos[at] = error === null ? fileStatOf(info) : undefined
         if (++done === files.length) resolve(infos)
         else if (next < files.length) start()
       })

@@ -55,16 +55,15 @@ export function claudeCodeMapper(agent: Agent = 'claude-code'): FormatMapper {
   return {
     agent,
     record(record: SessionRecord, line: number): ConversationEvent[] {
-      const head = session.see(
+      const head = session.seeRecord(
         {
           sessionId: record.sessionId,
           agentVersion: record.version,
           cwd: record.cwd,
           gitBranch: record.gitBranch,
         },
-        line,
         record,
-        record.timestamp,
+        line,
       )
       const drafts = claudeRecordDrafts(record)
       const usage = usageDraft(record)

@@ -47,22 +47,18 @@ export function codexCliMapper(agent: Agent = 'codex-cli'): FormatMapper {
     agent,
     record(record: SessionRecord, line: number): ConversationEvent[] {
       const payload = objectOf(record.payload) ?? {}
-      const head: ConversationEvent[] = []
       if (record.type === 'session_meta') {
         const git = objectOf(payload.git)
-        head.push(
-          ...session.see(
-            {
-              sessionId: nonEmpty(payload.id) ?? record.sessionId,
-              agentVersion: payload.cli_version,
-              cwd: payload.cwd,
-              gitBranch: git?.branch,
-              parentSessionId: nonEmpty(payload.forked_from_id) ?? nonEmpty(payload.parent_thread_id),
-            },
-            line,
-            record,
-            record.timestamp,
-          ),
+        const head = session.seeRecord(
+          {
+            sessionId: nonEmpty(payload.id) ?? record.sessionId,
+            agentVersion: payload.cli_version,
+            cwd: payload.cwd,
+            gitBranch: git?.branch,
+            parentSessionId: nonEmpty(payload.forked_from_id) ?? nonEmpty(payload.parent_thread_id),
+          },
+          record,
+          line,
         )
         return [...head, ...recordEvents(record, line, [])]
       }

@@ -32,7 +32,7 @@ export function copilotCliMapper(): FormatMapper {
       if (record.type === 'session.start' || record.type === 'session.resume') {
         const context = objectOf(data.context)
         model = nonEmpty(data.selectedModel) ?? model
-        const head = session.see(
+        const head = session.seeRecord(
           {
             sessionId: nonEmpty(data.sessionId) ?? record.sessionId,
             agentVersion: data.copilotVersion,
@@ -40,9 +40,8 @@ export function copilotCliMapper(): FormatMapper {
             gitBranch: context?.branch,
             model,
           },
-          line,
           record,
-          record.timestamp,
+          line,
         )
         return [...head, ...recordEvents(record, line, [])]
       }

@@ -29,7 +29,7 @@ export function geminiCliMapper(): FormatMapper {
     record(record: SessionRecord, line: number): ConversationEvent[] {
       const head =
         sessionId === undefined && nonEmpty(record.sessionId) !== undefined
-          ? session.see({ sessionId: (sessionId = record.sessionId) }, line, record, record.timestamp)
+          ? session.seeRecord({ sessionId: (sessionId = record.sessionId) }, record, line)
           : []
       return [...head, ...recordEvents(record, line, geminiDrafts(record))]
     },

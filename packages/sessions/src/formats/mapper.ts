@@ -73,6 +73,16 @@ export function typeName(value: Readonly<Record<string, unknown>>): string {
   return Object.keys(value)[0] ?? ''
 }
 
+/** The session's fields as a line holds them (anything; only non-empty strings count). */
+export interface SessionFieldValues {
+  readonly sessionId?: unknown
+  readonly agentVersion?: unknown
+  readonly cwd?: unknown
+  readonly gitBranch?: unknown
+  readonly model?: unknown
+  readonly parentSessionId?: unknown
+}
+
 /**
  * Emits a `session` event when the session's fields differ from the ones last reported (the first time,
  * and when e.g. the git branch changes mid-session). Fields a record does not carry keep their last value.
@@ -86,20 +96,13 @@ export class SessionFields {
     this.#agent = agent
   }
 
-  /** The `session` event for these fields, or none when nothing changed. */
-  see(
-    fields: {
-      sessionId?: unknown
-      agentVersion?: unknown
-      cwd?: unknown
-      gitBranch?: unknown
-      model?: unknown
-      parentSessionId?: unknown
-    },
-    line: number,
-    raw: unknown,
-    timestamp?: unknown,
-  ): ConversationEvent[] {
+  /** The `session` event for the fields a record carries (at the record's time), or none when nothing changed. */
+  seeRecord(fields: SessionFieldValues, record: SessionRecord, line: number): ConversationEvent[] {
+    return this.see(fields, line, record, record.timestamp)
+  }
+
+  /** The `session` event for these fields of any line, or none when nothing changed. */
+  see(fields: SessionFieldValues, line: number, raw: unknown, timestamp?: unknown): ConversationEvent[] {
     const next: Record<string, string> = { ...(this.#last as Record<string, string>) }
     let changed = !this.#reported
     for (const [key, value] of Object.entries(fields)) {

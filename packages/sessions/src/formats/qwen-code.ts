@@ -24,16 +24,15 @@ export function qwenCodeMapper(agent: Agent = 'qwen-code'): FormatMapper {
   return {
     agent,
     record(record: SessionRecord, line: number): ConversationEvent[] {
-      const head = session.see(
+      const head = session.seeRecord(
         {
           sessionId: record.sessionId,
           agentVersion: record.version,
           cwd: record.cwd,
           gitBranch: record.gitBranch,
         },
-        line,
         record,
-        record.timestamp,
+        line,
       )
       return [...head, ...recordEvents(record, line, qwenRecordDrafts(record))]
     },

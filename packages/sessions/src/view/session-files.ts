@@ -3,8 +3,9 @@
  * keep sessions in per-project or per-date folders), newest first. Read-only: a stat per file, nothing
  * opened. Bounded: at most MAX_FILES files and MAX_DEPTH levels, symlinks not followed.
  */
-import { readdir, stat } from 'node:fs/promises'
+import { readdir } from 'node:fs/promises'
 import { join, relative, sep } from 'node:path'
+import { statOf } from '../files/file-stat.js'
 
 /** Enough for years of sessions; a listing past it shows the newest found first. */
 const MAX_FILES = 2000
@@ -34,16 +35,11 @@ export async function sessionFiles(dir: string): Promise<SessionFile[]> {
       const path = join(at, entry.name)
       if (entry.isDirectory() && depth < MAX_DEPTH && !entry.name.startsWith('.')) await walk(path, depth + 1)
       else if (entry.isFile() && /\.jsonl?$/.test(entry.name) && !entry.name.endsWith('.meta.json')) {
-        try {
-          const info = await stat(path)
-          out.push({
-            key: relative(dir, path).split(sep).join('/'),
-            path,
-            size: info.size,
-            mtimeMs: info.mtimeMs,
-          })
-        } catch {
-          // Gone between readdir and stat: not listed.
+        // Undefined when gone between readdir and stat: not listed.
+        const info = await statOf(path)
+        if (info !== undefined) {
+          const key = relative(dir, path).split(sep).join('/')
+          out.push({ key, path, size: info.size, mtimeMs: info.mtimeMs })
         }
       }
     }
