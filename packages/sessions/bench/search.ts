@@ -194,7 +194,9 @@ if (rg !== undefined) {
   const ratio = (a: number | undefined, b: number | undefined) =>
     a === undefined || b === undefined ? '–' : `${(a / b).toFixed(2)}×`
   process.stdout.write(
-    `\nwarm search / rg: ${ratio(searchWarm.ms, rg.ms)} wall; node --version floor / rg: ${ratio(loaded.ms, rg.ms)} wall\n`,
+    `\nwarm search / rg: ${ratio(searchWarm.ms, rg.ms)} wall, ${ratio(searchWarm.cpuMs, rg.cpuMs)} cpu; ` +
+      `node --version floor / rg: ${ratio(loaded.ms, rg.ms)} wall, ${ratio(loaded.cpuMs, rg.cpuMs)} cpu; ` +
+      `warm search over the floor: ${((searchWarm.ms - loaded.ms) / 1000).toFixed(2)} s wall\n`,
   )
 }
 process.stdout.write(`missed by search (files rg finds): ${missed.length}\n`)
