@@ -30,6 +30,15 @@ export interface Chunk {
  */
 export const TURN_BUDGET_MS = 1.5
 
+/** The queue's counters, read at once for `stats()`. */
+export interface QueueCounts {
+  readonly pendingRecords: number
+  /** UTF-16 code units of text not yet written (held strings counted raw). */
+  readonly pendingChars: number
+  /** Code units of the strings held by queued records: the caller's memory, kept alive until written. */
+  readonly heldChars: number
+}
+
 export interface QueueSettings extends HandOverSettings {
   /** `maxQueueChars`: the bound on the recorder's own queued text, in code units. */
   readonly maxQueueChars: number
@@ -87,13 +96,13 @@ export class RecordQueue {
     this.#s = settings
   }
 
-  get pendingRecords(): number {
-    return this.#records.length - this.#head
-  }
-
-  /** UTF-16 code units of text not yet written (held strings counted raw). */
-  get pendingChars(): number {
-    return this.#pendingChars
+  /** One read-only snapshot of the counters (a copy: it never changes after it is read). */
+  get counts(): QueueCounts {
+    return {
+      pendingRecords: this.#records.length - this.#head,
+      pendingChars: this.#pendingChars,
+      heldChars: this.#heldChars,
+    }
   }
 
   /** Code units of the strings held by queued records: the caller's memory, kept alive until written. */

@@ -118,8 +118,9 @@ class SessionRecorder implements Recorder {
   }
 
   stats(): RecorderStats {
-    const { sequencer, queue } = this.#p
+    const { sequencer } = this.#p
     // One snapshot per part.
+    const queue = this.#p.queue.counts
     const writer = this.#p.writer.counts
     const transcript = this.#p.transcript.counts
     const failures = this.#p.latch.counts

@@ -1,39 +1,21 @@
 import { RecorderError, RecorderErrorCode } from '../errors.js'
 import { type InFlight, landedOrWhyNot, STALLED_WRITE_MESSAGE } from './in-flight-write.js'
 import type { LockKeeper } from '../lock/lock-keeper.js'
-import type { FsyncMode } from '../options.js'
 import type { FlushWatermark } from './recorder-api.js'
 import type { RecorderFs } from '../util/recorder-fs.js'
-import type { Chunk, RecordQueue } from './record-queue.js'
 import { backgroundGoal, type Goal } from './goals.js'
 import * as io from './io.js'
-import type { Reporter } from './reporter.js'
-import type { Custody } from './custody.js'
 import type { FailureLatch } from './failure-latch.js'
-import { checkPath } from './path-check.js'
-import type { Transcript } from './transcript.js'
-import { type WatermarkFollower, type WatermarkView, Watermarks } from './watermarks.js'
+import type { WatermarkView } from './watermarks.js'
+import { type CycleSettings, WriteCycle } from './write-cycle.js'
 
-export interface WriterSettings {
+export interface WriterSettings extends CycleSettings {
   readonly fs: RecorderFs
-  readonly queue: RecordQueue
-  readonly transcript: Transcript
   readonly lock: LockKeeper
-  /** Whether the file is still ours to write after the lock was lost (the one place that decides). */
-  readonly custody: Custody
-  readonly reporter: Reporter
-  readonly fsync: FsyncMode
-  /** `maxWriteBytes`: the most UTF-8 bytes one write carries. */
-  readonly maxWriteBytes: number
   /** Records accepted so far (the target of flushSync, close and the exit drain). */
   readonly recorded: () => number
-  readonly error: (code: RecorderErrorCode, what: string, cause: unknown) => RecorderError
   /** The same error, restated with the count of records unwritten now. */
   readonly withCount: (error: RecorderError) => RecorderError
-  /** Who follows the persisted watermark (the meta sidecar; null without one). */
-  readonly follower: WatermarkFollower | null
-  /** Where the chain stood when the transcript was resumed (null: a new transcript). */
-  readonly resumedUuid: string | null
   /** The failure of the last attempt, the final one, the retry after a failure (read by the facade too). */
   readonly latch: FailureLatch
 }
@@ -45,22 +27,17 @@ export interface WriterCounts {
   readonly fsyncs: number
 }
 
-/** The chunk being written and how many of its bytes are in the file. */
-type Current = { readonly chunk: Chunk; written: number }
-
 /**
- * The write loop. One cycle — lock, open, carry, check, write, sync, settle — written once as an
- * {@link io.Io} procedure and run by two drivers: the background loop ({@link io.runAsync}, started with
- * setImmediate after `record()`), and {@link drainSync} for `flushSync()`, the overflow policy and the exit
- * drain. The background loop and a synchronous drain hand over in exactly one place, {@link #takeOver}:
+ * The write loop: the two drivers of the one cycle ({@link WriteCycle}, write-cycle.ts) — the background
+ * loop ({@link io.runAsync}, started with setImmediate after `record()`), and {@link drainSync} for
+ * `flushSync()`, the overflow policy and the exit drain — and the waiters of `flush()` and `ready()`. The background loop and a synchronous drain hand over in exactly one place, {@link #takeOver}:
  * it accounts for the write the loop left in flight and moves the generation on, which makes the loop drop
  * its procedure at its next step.
  */
 export class Writer {
   readonly #s: WriterSettings
-  // Only the cycle moves them; the rest of the recorder reads them through `marks`.
-  readonly #marks: Watermarks
-  #current: Current | null = null
+  // The decisions and the state they move (the chunk being written, the watermarks); the drivers run it.
+  readonly #cycle: WriteCycle
 
   // The background loop.
   #generation = 0
@@ -76,16 +53,15 @@ export class Writer {
   readonly #latch: FailureLatch
   // Why the last drainSync could not take over from the background loop (null: it could).
   #refusal: string | null = null
-  #fsyncs = 0
 
   constructor(settings: WriterSettings) {
     this.#s = settings
-    this.#marks = new Watermarks(settings.fsync, settings.resumedUuid, settings.follower)
+    this.#cycle = new WriteCycle(settings)
     this.#latch = settings.latch
   }
 
   get marks(): WatermarkView {
-    return this.#marks
+    return this.#cycle.marks
   }
 
   /** Why the last drainSync could not take over from the background loop (null: it could). */
@@ -95,125 +71,18 @@ export class Writer {
 
   get counts(): WriterCounts {
     return {
-      persisted: this.#marks.persisted.count,
-      maxBatchRecords: this.#marks.maxBatchRecords,
-      fsyncs: this.#fsyncs,
+      persisted: this.#cycle.marks.persisted.count,
+      maxBatchRecords: this.#cycle.marks.maxBatchRecords,
+      fsyncs: this.#cycle.fsyncs,
     }
-  }
-
-  get #midRecord(): boolean {
-    return (this.#current !== null && this.#current.written > 0) || this.#s.queue.midRecord
-  }
-
-  /** Something can be written now, or walked first (a record handed over). */
-  get hasWork(): boolean {
-    return this.#s.queue.hasReady || this.#current !== null || this.#s.transcript.hasCarry
-  }
-
-  *#cycle(goal: Goal): io.Io<void> {
-    const t = this.#s.transcript
-    for (;;) {
-      if (!t.isOpen) {
-        if (!goal.open && !this.hasWork && goal.confirm() <= this.#marks.verified) return
-        // The directory first: the lock directory lives in it.
-        yield* t.ensureDir()
-        yield* io.requireLock()
-        yield* t.open(this.#current !== null && this.#current.written > 0 && !t.hasCarry)
-        this.#marks.opened()
-        continue
-      }
-      if (t.hasCarry) {
-        // The file put in place may have changed since it was opened: never carry onto an unseen change.
-        if (!(yield* t.unchanged()) && !(yield* this.#check())) continue
-        yield* t.copyCarry()
-        continue
-      }
-      // A record begun is finished whatever the goal says (never half a line); one handed over is walked first.
-      const writing =
-        this.hasWork &&
-        (goal.writeMore() || this.#midRecord) &&
-        (this.#current !== null || this.#s.queue.prepareHead())
-      // The lock before the check: a lock lost and taken again makes the check due (did anyone write?).
-      if (writing) yield* io.requireLock()
-      // The bytes first, then the read that checks the file, then the write: the less time between the
-      // check and the write, the less room for someone's rewrite to begin unseen (see until-still.ts).
-      if (writing) this.#current ??= this.#take()
-      // Before a write, when due — or when the lock was lost since the last check, or the file is no longer as
-      // long as we left it (someone appended: never glue our record to their line) — a path that no longer
-      // names our file as we left it is dealt with first; after a check that found it so, the write follows.
-      if (writing && (yield* this.#checkBeforeWrite()) && !(yield* this.#check())) continue
-      if (writing) {
-        yield* this.#writeNext()
-        if (this.#s.fsync === 'batch') yield* this.#sync()
-        this.#marks.settle()
-        continue
-      }
-      const target = Math.min(goal.confirm(), this.#marks.written)
-      if (target > this.#marks.verified) {
-        yield* this.#check()
-        continue
-      }
-      if (goal.sync && this.#s.fsync !== 'never' && target > this.#marks.synced) {
-        yield* this.#sync()
-        continue
-      }
-      this.#marks.settle()
-      return
-    }
-  }
-
-  *#writeNext(): io.Io<void> {
-    const current = (this.#current ??= this.#take())
-    if (current === null) return
-    yield* this.#s.transcript.append(
-      current.chunk.buffer,
-      current.written,
-      (bytes) => (current.written += bytes),
-    )
-    this.#current = null
-    const t = this.#s.transcript
-    this.#s.queue.commit(current.chunk)
-    this.#marks.committed(current.chunk)
-    t.committed(current.chunk, this.#marks.written)
-  }
-
-  #take(): Current | null {
-    const chunk = this.#s.queue.nextChunk(this.#s.maxWriteBytes)
-    return chunk === null ? null : { chunk, written: 0 }
-  }
-
-  *#sync(): io.Io<void> {
-    const { written, writtenUuid } = this.#marks
-    yield* this.#s.transcript.sync()
-    this.#fsyncs++
-    this.#marks.syncedUpTo(written, writtenUuid)
-  }
-
-  *#checkBeforeWrite(): io.Io<boolean> {
-    const t = this.#s.transcript
-    return t.checkDue(Date.now()) || this.#s.custody.mustCheck || !(yield* t.unchanged())
-  }
-
-  /** Checks the path; true when it still names our file as we left it (see path-check.ts). */
-  *#check(): io.Io<boolean> {
-    return yield* checkPath(this.#s.transcript, {
-      marks: this.#marks,
-      custody: this.#s.custody,
-      error: this.#s.error,
-      report: (code, message) => this.#s.reporter.report(this.#s.error(code, message, undefined)),
-      restartChunk: () => {
-        if (this.#current !== null) this.#current.written = 0
-      },
-      final: (error) => this.#latch.final(error),
-    })
   }
 
   /** Resolves once every record accepted so far is persisted and at the path. */
   flush(): Promise<FlushWatermark> {
     if (this.#latch.fatal !== null) return Promise.reject(this.#s.withCount(this.#latch.fatal))
     const target = this.#s.recorded()
-    if (this.#marks.satisfied(target)) return Promise.resolve(this.#marks.persisted)
-    const waiting = this.#marks.wait(target)
+    if (this.#cycle.marks.satisfied(target)) return Promise.resolve(this.#cycle.marks.persisted)
+    const waiting = this.#cycle.marks.wait(target)
     this.kick()
     return waiting
   }
@@ -225,7 +94,7 @@ export class Writer {
   ready(): Promise<void> {
     if (this.#s.transcript.isOpen || this.#stopped) return Promise.resolve()
     if (this.#latch.fatal !== null) return Promise.reject(this.#s.withCount(this.#latch.fatal))
-    const open = this.#marks.waitOpen()
+    const open = this.#cycle.marks.waitOpen()
     this.kick()
     return open
   }
@@ -235,7 +104,7 @@ export class Writer {
    * one (see Watermarks.confirmAgain).
    */
   confirmAgain(): void {
-    this.#marks.confirmAgain()
+    this.#cycle.marks.confirmAgain()
   }
 
   /** Asks for an attempt now: a flush or ready() does not wait out a failure's backoff. */
@@ -259,9 +128,9 @@ export class Writer {
     if (this.#busy || this.#stopped || this.#latch.fatal !== null) return
     this.#busy = true
     const generation = this.#generation
-    const goal = backgroundGoal(() => this.#marks.waitedFor, this.#opening)
+    const goal = backgroundGoal(() => this.#cycle.marks.waitedFor, this.#opening)
     try {
-      await io.runAsync(this.#cycle(goal), {
+      await io.runAsync(this.#cycle.run(goal), {
         fs: this.#s.fs,
         lock: () => this.#lockAsync(),
         isCurrent: () => this.#generation === generation,
@@ -273,7 +142,7 @@ export class Writer {
     } finally {
       if (this.#generation === generation) this.#becameIdle()
     }
-    if (this.#latch.failure === null && (this.hasWork || this.#marks.hasWaiters)) this.schedule()
+    if (this.#latch.failure === null && (this.#cycle.hasWork || this.#cycle.marks.hasWaiters)) this.schedule()
   }
 
   /** close() began: the loop no longer opens the transcript just to have it open. */
@@ -304,7 +173,7 @@ export class Writer {
       this.#idle ??= { promise: new Promise<void>((r) => (resolve = r)), resolve: () => resolve() }
       await this.#idle.promise
     }
-    this.#marks.releaseOpenWaiters()
+    this.#cycle.marks.releaseOpenWaiters()
   }
 
   /**
@@ -314,7 +183,7 @@ export class Writer {
    */
   drainSync(goal: Goal, exiting: boolean): boolean {
     this.#refusal = null
-    if (this.#done(goal)) return true
+    if (this.#cycle.done(goal)) return true
     if (this.#latch.fatal !== null) return false
     if (!this.#s.lock.isOurs()) {
       this.#refusal = 'the session lock is not held'
@@ -324,7 +193,7 @@ export class Writer {
     try {
       // A record handed over at the head is walked a slice per cycle while the goal holds (the exit deadline).
       do {
-        io.runSync(this.#cycle(goal), {
+        io.runSync(this.#cycle.run(goal), {
           fs: this.#s.fs,
           lock: () => {
             if (!this.#s.lock.isOurs())
@@ -342,17 +211,9 @@ export class Writer {
       this.#fail(error, 'synchronous write failed')
       return false
     } finally {
-      if (!exiting && this.#latch.failure === null && (this.hasWork || this.#marks.hasWaiters))
+      if (!exiting && this.#latch.failure === null && (this.#cycle.hasWork || this.#cycle.marks.hasWaiters))
         this.schedule()
     }
-  }
-
-  /** Nothing for this goal to do: no drain (and no take-over of the loop) is needed. */
-  #done(goal: Goal): boolean {
-    if (this.hasWork && (goal.writeMore() || this.#midRecord)) return false
-    const target = Math.min(goal.confirm(), this.#marks.written)
-    if (target > this.#marks.verified) return false
-    return !goal.sync || this.#s.fsync === 'never' || target <= this.#marks.synced
   }
 
   /**
@@ -399,6 +260,6 @@ export class Writer {
     const error =
       cause instanceof RecorderError ? cause : this.#s.error(RecorderErrorCode.WRITE_FAILED, what, cause)
     this.#latch.failed(error, this.#stopped ? null : () => this.schedule())
-    this.#marks.rejectAll(this.#s.withCount(error))
+    this.#cycle.marks.rejectAll(this.#s.withCount(error))
   }
 }
