@@ -1,6 +1,14 @@
+import { ChunkBuffers } from './chunk-buffers.js'
 import { type HandOverSettings, walkHandedOver } from './hand-over.js'
-import { isHighSurrogate, PIECE_CHARS, textOf, unitAt } from './held-text.js'
-import { heldCharsOf, lineChars, type QueuedRecord } from './serialize-record.js'
+import { isHighSurrogate, PIECE_CHARS } from './held-text.js'
+import {
+  heldCharsOf,
+  lineBytes,
+  lineCharCodeAt as charCodeAt,
+  lineChars,
+  lineText,
+  type QueuedRecord,
+} from './serialize-record.js'
 
 /** A run of queued text handed to one write: whole records, or one slice of a record too big for one write. */
 export interface Chunk {
@@ -91,6 +99,7 @@ export class RecordQueue {
   #walking = false
   // Bytes produced per ms by the last slice of a record written in slices: sizes the next slice's buffer.
   #bytesPerMs = INITIAL_BYTES_PER_MS
+  readonly #buffers = new ChunkBuffers()
 
   constructor(settings: QueueSettings) {
     this.#s = settings
@@ -232,7 +241,7 @@ export class RecordQueue {
     const bytes = exact >= 0 ? exact : chars < EXACT_SIZE_BELOW ? exactBytes(records, head, end) : chars * 3
     // Small buffers come from Node's shared pool; big ones get the bound (3 bytes per code unit) when the
     // exact size is not known: scanning the text just to size the buffer costs about as much as encoding it.
-    const buffer = bytes < EXACT_SIZE_BELOW ? Buffer.allocUnsafe(bytes) : Buffer.allocUnsafeSlow(bytes)
+    const buffer = bytes < EXACT_SIZE_BELOW ? Buffer.allocUnsafe(bytes) : this.#buffers.take(bytes)
     let offset = 0
     for (let i = head; i < end; i++) {
       const record = records[i]!
@@ -283,7 +292,7 @@ export class RecordQueue {
       to = limit
     } else {
       const expected = Math.ceil(this.#bytesPerMs * TURN_BUDGET_MS * SLICE_HEADROOM)
-      buffer = Buffer.allocUnsafeSlow(Math.min(maxBytes, worst, Math.max(MIN_SLICE_BYTES, expected)))
+      buffer = this.#buffers.take(Math.min(maxBytes, worst, Math.max(MIN_SLICE_BYTES, expected)))
       while (to < limit) {
         // Whatever the next units escape to fits: the chunk never passes the buffer, nor maxBytes.
         const room = Math.floor((buffer.length - offset) / MAX_BYTES_PER_UNIT)
@@ -313,8 +322,17 @@ export class RecordQueue {
     }
   }
 
+  /**
+   * The chunk taken may still be read by a write the threadpool runs after this (a synchronous drain took
+   * over while it was in flight): its buffer is never reused.
+   */
+  keepLentBuffer(): void {
+    this.#buffers.keepLent()
+  }
+
   /** Removes a chunk taken by {@link nextChunk} once all its bytes are written. */
   commit(chunk: Chunk): void {
+    this.#buffers.committed(chunk.buffer)
     // Drop references as we go so written records can be collected before the arrays are compacted.
     for (let i = this.#head; i < this.#head + chunk.advance; i++) {
       const record = this.#records[i]!
@@ -338,6 +356,7 @@ export class RecordQueue {
   #compact(): void {
     const done = this.#head
     if (done >= this.#records.length) {
+      this.#buffers.idle()
       this.#records.length = 0
       this.#uuids.length = 0
       this.#timestamps.length = 0
@@ -370,36 +389,8 @@ const SLICE_HEADROOM = 1.5
 const MIN_SLICE_BYTES = 64 * 1024
 const INITIAL_BYTES_PER_MS = 1024 * 1024
 
-/** UTF-8 bytes of a record's line (an ordinary one: its body is flat text). */
-function lineBytes(record: QueuedRecord): number {
-  return Buffer.byteLength(record.head) + Buffer.byteLength(record.body as string) + 1
-}
-
 function exactBytes(records: readonly QueuedRecord[], from: number, to: number): number {
   let bytes = 0
   for (let i = from; i < to; i++) bytes += lineBytes(records[i]!)
   return bytes
-}
-
-/** The text of units [from, to) of the record's line (held strings escaped), appended to `out`. */
-function lineText(record: QueuedRecord, from: number, to: number, out: string[]): void {
-  const { head, body } = record
-  if (from < head.length) out.push(head.slice(from, Math.min(to, head.length)))
-  const total = charsOf(record)
-  const bodyFrom = Math.max(from - head.length, 0)
-  const bodyTo = Math.min(to - head.length, total - 1 - head.length)
-  if (bodyTo > bodyFrom) {
-    if (typeof body === 'string') out.push(body.slice(bodyFrom, bodyTo))
-    else textOf(body, bodyFrom, bodyTo, out)
-  }
-  if (to === total) out.push('\n')
-}
-
-/** The character at `index` of the record's line (of a held string's raw text). */
-function charCodeAt(record: QueuedRecord, index: number): number {
-  if (index < record.head.length) return record.head.charCodeAt(index)
-  const inBody = index - record.head.length
-  const { body } = record
-  if (typeof body !== 'string') return inBody < body.chars ? unitAt(body, inBody) : NEWLINE
-  return inBody < body.length ? body.charCodeAt(inBody) : NEWLINE
 }

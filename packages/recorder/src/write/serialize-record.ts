@@ -6,7 +6,7 @@ import {
   type SessionRecord,
 } from '../format/record-format.js'
 import { mayHoldString } from './held-scan.js'
-import { type HeldText, utf8BytesBounds, utf8BytesOf, wholeText } from './held-text.js'
+import { type HeldText, textOf, unitAt, utf8BytesBounds, utf8BytesOf, wholeText } from './held-text.js'
 import type { JsonWalk } from './json-walk.js'
 import { stringifyHolding } from './json-walk.js'
 
@@ -49,6 +49,7 @@ export interface HandedOverData {
   checked: boolean
 }
 
+const NEWLINE = 0x0a
 const VERSION_JSON = `,"${FORMAT_VERSION_FIELD}":${FORMAT_VERSION}`
 
 /**
@@ -160,6 +161,34 @@ export function typeCacheSize(): { readonly entries: number; readonly chars: num
 export function lineOf(record: QueuedRecord): string {
   const { body } = record
   return `${record.head}${typeof body === 'string' ? body : wholeText(body)}\n`
+}
+
+/** UTF-8 bytes of a record's line (an ordinary one: its body is flat text). */
+export function lineBytes(record: QueuedRecord): number {
+  return Buffer.byteLength(record.head) + Buffer.byteLength(record.body as string) + 1
+}
+
+/** The text of units [from, to) of the record's line (held strings escaped), appended to `out`. */
+export function lineText(record: QueuedRecord, from: number, to: number, out: string[]): void {
+  const { head, body } = record
+  if (from < head.length) out.push(head.slice(from, Math.min(to, head.length)))
+  const total = lineChars(record)
+  const bodyFrom = Math.max(from - head.length, 0)
+  const bodyTo = Math.min(to - head.length, total - 1 - head.length)
+  if (bodyTo > bodyFrom) {
+    if (typeof body === 'string') out.push(body.slice(bodyFrom, bodyTo))
+    else textOf(body, bodyFrom, bodyTo, out)
+  }
+  if (to === total) out.push('\n')
+}
+
+/** The code unit at `index` of the record's line (of a held string: its raw text's; at the end: the newline). */
+export function lineCharCodeAt(record: QueuedRecord, index: number): number {
+  if (index < record.head.length) return record.head.charCodeAt(index)
+  const inBody = index - record.head.length
+  const { body } = record
+  if (typeof body !== 'string') return inBody < body.chars ? unitAt(body, inBody) : NEWLINE
+  return inBody < body.length ? body.charCodeAt(inBody) : NEWLINE
 }
 
 // A session uses a handful of record types over and over: their JSON literals are encoded once. Bounded in

@@ -239,8 +239,10 @@ export class Writer {
         return false
       }
       // At exit, what has not landed by now is written by the drain (the threadpool may still run it: then
-      // those bytes appear twice and readers report the duplicate uuid — a loss would be worse).
+      // those bytes appear twice and readers report the duplicate uuid — a loss would be worse). Whatever
+      // the threadpool still reads must stay as it is: its buffer is not reused for a later chunk.
       t.settleInFlight(landed)
+      this.#s.queue.keepLentBuffer()
     }
     this.#generation++
     this.#scheduled = false
