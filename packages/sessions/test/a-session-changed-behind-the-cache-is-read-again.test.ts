@@ -33,6 +33,26 @@ describe('a session rewritten behind the cache is read again', () => {
     })
   })
 
+  it('rewritten in place at the same size, the change far from its start and end: read whole', async () => {
+    await withTemp(async (root) => {
+      const projects = path.join(root, 'projects')
+      const options = { dirs: [projects], cacheDir: path.join(root, 'cache') }
+      // Past the 4 KiB checked at the start and before the end: only the size says whether it grew.
+      const filler = 'x'.repeat(6000)
+      const turns = (word: string) => [
+        { user: `start ${filler}`, assistant: 'ok' },
+        { user: `middle about ${word}`, assistant: 'ok' },
+        { user: `end ${filler}`, assistant: 'ok' },
+      ]
+      const file = await writeClaudeSession(projects, ID, CWD, turns('alpacas'))
+      expect((await searchSessions('alpacas', options)).hits).toHaveLength(1)
+      // Same inode, same size, a new mtime: nothing was appended, so nothing may be read "from the old end".
+      await writeFile(file, claudeLines(ID, CWD, turns('gazelle')))
+      expect((await searchSessions('gazelle', options)).hits).toHaveLength(1)
+      expect((await searchSessions('alpacas', options)).hits).toHaveLength(0)
+    })
+  })
+
   it('grown but with earlier bytes changed: read whole, not from the old end', async () => {
     await withTemp(async (root) => {
       const projects = path.join(root, 'projects')

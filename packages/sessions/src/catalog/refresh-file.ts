@@ -153,7 +153,9 @@ async function appendOnly(
 ): Promise<boolean> {
   if (old.note !== undefined || !canReadTail(old.format) || isCompressedName(file) || old.ino !== info.ino)
     return false
-  if (info.size < old.size || info.size < old.read.offset) return false
+  // Only growth is an append: a file of the same size with a new mtime was rewritten, and a change between
+  // the checked head and edge would go unseen if it were read "from the old end" (nothing to read there).
+  if (info.size <= old.size || info.size < old.read.offset) return false
   // A filter is extended by the tail only when its row is at hand (its shard was read whole).
   if (withFilter && old.filter?.bytes === undefined) return false
   const now = await checksums(file, old.read.offset)
