@@ -26,7 +26,7 @@
  * later rename wins (what the other one learnt is learnt again on the next run).
  */
 import { randomBytes } from 'node:crypto'
-import { mkdir, open, rename, rm, writeFile, type FileHandle } from 'node:fs/promises'
+import { lstat, mkdir, open, readdir, rename, rm, rmdir, writeFile, type FileHandle } from 'node:fs/promises'
 import path from 'node:path'
 import type { TranscriptFormat } from '@sessiontape/recorder'
 import { checksum } from './checksum.js'
@@ -62,6 +62,12 @@ export const MAX_FILTER_ROWS_PER_SHARD = 4096
  */
 const LIST_FIRST_READ_BYTES = 128 * 1024
 const HEADER_BYTES = MAGIC.length + 4
+/**
+ * No shard we write is bigger (8,192 entries' JSON at well under 8 KiB each, a 4,096-row table of ~34 MB):
+ * a bigger file is not ours or is damaged, and is treated as empty without being read (every read is bounded
+ * by this, whatever a header says). A shard that would be bigger is not saved (its files are read again).
+ */
+export const MAX_SHARD_BYTES = 96 * 1024 * 1024
 
 /** What the cache knows of one session file. */
 export interface CachedEntry {
@@ -133,7 +139,7 @@ export class CatalogStore {
     }
     try {
       const shardFile = await ShardReader.open(handle, filters === 'all')
-      if (!(await shardFile.has(HEADER_BYTES))) return entries
+      if (shardFile === undefined || !(await shardFile.has(HEADER_BYTES))) return entries
       const bytes = shardFile.bytes
       if (!bytes.subarray(0, MAGIC.length).equals(MAGIC)) return entries
       const jsonLength = bytes.readUInt32LE(MAGIC.length)
@@ -229,6 +235,11 @@ export class CatalogStore {
     out.set(table, at)
     at += table.length
     out.writeUInt32LE(rows.length, at)
+    if (out.length > MAX_SHARD_BYTES) {
+      throw new RangeError(
+        `catalog shard ${shard} would be ${out.length} bytes, over ${MAX_SHARD_BYTES}: not saved`,
+      )
+    }
     await mkdir(this.#dir, { recursive: true, mode: 0o700 })
     const target = this.#shardPath(shard)
     const temp = `${target}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`
@@ -242,9 +253,35 @@ export class CatalogStore {
     if (!this.#oldRemoved) {
       this.#oldRemoved = true
       const parent = path.dirname(this.#dir)
-      for (const old of OLD_SUBDIRS) await rm(path.join(parent, old), { recursive: true, force: true })
+      for (const old of OLD_SUBDIRS) await removeOldCache(path.join(parent, old))
     }
   }
+}
+
+/** A file an older catalog wrote: a shard (`07.bin`) or a temp file of one left by a crash. */
+const OLD_SHARD_NAME = /^\d{2}\.bin(?:\.\d+\.[0-9a-f]{8}\.tmp)?$/
+
+/**
+ * Removes an older format's cache: only the files it wrote, then the directory if that emptied it. The cache
+ * directory may be one a user named (`cacheDir`): a `catalog-v1` there that is a link, or holds anything
+ * else, is not ours to delete.
+ */
+async function removeOldCache(dir: string): Promise<void> {
+  let names: string[]
+  try {
+    if (!(await lstat(dir)).isDirectory()) return
+    names = await readdir(dir)
+  } catch {
+    return
+  }
+  for (const name of names) {
+    if (!OLD_SHARD_NAME.test(name)) continue
+    const file = path.join(dir, name)
+    // A directory or link of that name was not written by us either.
+    if ((await lstat(file).catch(() => undefined))?.isFile() === true) await rm(file, { force: true })
+  }
+  // Not empty (something else lives there): left as it is.
+  await rmdir(dir).catch(() => undefined)
 }
 
 /** Bytes from one bucket's run to the next: the run, then its check (no table at all without rows). */
@@ -287,8 +324,9 @@ class ShardReader {
   }
 
   /** `whole`: the whole shard is read at once; else its first bytes (most shards' JSON part). */
-  static async open(handle: FileHandle, whole: boolean): Promise<ShardReader> {
+  static async open(handle: FileHandle, whole: boolean): Promise<ShardReader | undefined> {
     const { size } = await handle.stat()
+    if (size > MAX_SHARD_BYTES) return undefined
     return new ShardReader(handle, size, whole ? size : Math.min(size, LIST_FIRST_READ_BYTES))
   }
 
