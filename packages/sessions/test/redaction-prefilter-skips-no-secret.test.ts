@@ -63,6 +63,11 @@ const FRAGMENTS = [
   '-----BEGIN RSA PRIVATE KEY-----',
   'Secret',
   'account_id: 1234-5678-9012',
+  'AWS_SECRET_ACCESS_KEY=',
+  'SecretAccessKey: ',
+  'secret_Access',
+  'https://HOOKS.slack.com/services/',
+  'HTTPS://Hooks.Slack.COM/Services/T0A1B2C3/B0A1B2C3/aBcD1234eFgH',
 ]
 const NAME = 'abcXYZ019_.-'
 const VALUE = 'aB3+/=_-.~xY9'

@@ -20,19 +20,21 @@ const SKIPPED_RULES = new Set([
 /**
  * Literal text every finding of a rule contains, read off the rule's patterns in the preset's source
  * (12.0.0, pinned): a text holding none of a rule's anchors is not given to it (see anchor-scan.ts). A
- * rule missing here is run on every text. `://` covers every URL-shaped rule (basic auth, database URLs,
- * Slack webhooks, whose scheme is matched in any case); `npm` only looks for `_authToken` in files named
- * `.npmrc`/`package.json`, never ours.
+ * rule missing here is run on every text. `://` covers the URL-shaped rules (basic auth, database URLs,
+ * whose schemes vary); `npm` only looks for `_authToken` in files named `.npmrc`/`package.json`, never ours.
  */
 const RULE_ANCHORS: Readonly<Record<string, readonly Anchor[]>> = {
   aws: [
     ...['A3T', 'AKIA', 'AGPA', 'AIDA', 'AROA', 'AIPA', 'ANPA', 'ANVA', 'ASIA'].map((text) => ({ text })),
-    // `(?:SECRET|secret|Secret)` and `(ACCOUNT|account|Account)`: any case is a superset.
-    { text: 'secret', caseless: true },
+    // `(?:SECRET|secret|Secret)_?(?:ACCESS|access|Access)` and `(ACCOUNT|account|Account)`: any case is a
+    // superset. (`secret` alone ran the rule's three patterns on every text naming a secret.)
+    { text: 'secret_access', caseless: true },
+    { text: 'secretaccess', caseless: true },
     { text: 'account', caseless: true },
   ],
   npm: [{ text: 'npm_' }],
-  slack: [{ text: 'xox' }, { text: 'xapp-' }, { text: '://' }],
+  // Webhooks: `https://hooks.slack.com/services/` matched with the `i` flag.
+  slack: [{ text: 'xox' }, { text: 'xapp-' }, { text: 'hooks.slack.com/services/', caseless: true }],
   basicauth: [{ text: '://' }],
   openai: [{ text: 'T3BlbkFJ' }],
   anthropic: [{ text: 'sk-ant-api0' }],
