@@ -65,6 +65,8 @@ async function scenario(lose: (dir: string, holder: ReturnType<typeof startFixtu
   })
   await lose(dir, holder)
   const other = await takeOverAndWrite(dir, sessionId, Date.now() + 10_000)
+  // Counted from here: tries the holder made before the other writer's records prove nothing about after.
+  holder.stdin!.write('other\n')
   // The holder notices (its heartbeat runs every lockStaleMs / 2) and tries writing on: it says so. An event,
   // not a clock: a fixed 3 s wait was both slow and, on a loaded machine, possibly too short.
   await wroteOn
