@@ -6,35 +6,44 @@ import { setTimeout as sleep } from 'node:timers/promises'
 import { activeBranch, readSession } from '@sessiontape/recorder'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createRandom } from '../agent/script.js'
-import { runAgent, scratchDir, startAgent } from './helpers/agent-process.js'
+import { agentEntry, examplesDir, scratchDir } from './helpers/agent-process.js'
+import { bundle, runBundledAgent, startBundledAgent } from './helpers/bundled-agent.js'
 import { expectOneUnbrokenRun } from './helpers/transcript.js'
 
 const ITERATIONS = 50
 const CONCURRENCY = 2
 
-async function killAndResume(root: string, seed: number): Promise<{ torn: boolean; kept: number }> {
+async function killAndResume(
+  agent: string,
+  root: string,
+  seed: number,
+): Promise<{ torn: boolean; kept: number }> {
   const dir = join(root, `seed-${seed}`, 'sessions')
   const sessionId = `killed-${seed}`
   const file = join(dir, `${sessionId}.jsonl`)
   const random = createRandom(seed)
   // A heavy run: fat records, no pauses, so the kill lands in the middle of writes.
-  const agent = startAgent([
-    '--dir',
-    dir,
-    '--session',
-    sessionId,
-    '--seed',
-    String(seed),
-    '--turns',
-    '100000',
-    '--pad-bytes',
-    '20000',
-    '--print',
-  ])
-  await agent.stdoutLines(1)
+  const running = startBundledAgent(
+    agent,
+    [
+      '--dir',
+      dir,
+      '--session',
+      sessionId,
+      '--seed',
+      String(seed),
+      '--turns',
+      '100000',
+      '--pad-bytes',
+      '20000',
+      '--print',
+    ],
+    examplesDir,
+  )
+  await running.stdoutLines(1)
   await sleep(Math.floor(random() * 150))
-  agent.child.kill('SIGKILL')
-  const killed = await agent.finished
+  running.child.kill('SIGKILL')
+  const killed = await running.finished
   expect(killed.signal).toBe('SIGKILL')
 
   const afterKill = await readSession(file)
@@ -47,16 +56,11 @@ async function killAndResume(root: string, seed: number): Promise<{ torn: boolea
   expectOneUnbrokenRun(afterKill.records)
   const lastBefore = afterKill.records.at(-1)
 
-  const resumed = await runAgent([
-    '--dir',
-    dir,
-    '--resume',
-    sessionId,
-    '--turns',
-    '1',
-    '--seed',
-    String(seed),
-  ])
+  const resumed = await runBundledAgent(
+    agent,
+    ['--dir', dir, '--resume', sessionId, '--turns', '1', '--seed', String(seed)],
+    examplesDir,
+  )
   expect(resumed.code, resumed.stderr).toBe(0)
 
   const afterResume = await readSession(file)
@@ -82,7 +86,14 @@ async function killAndResume(root: string, seed: number): Promise<{ torn: boolea
 
 describe('SIGKILL at random moments, then --resume', () => {
   let scratch: Awaited<ReturnType<typeof scratchDir>>
-  beforeAll(async () => (scratch = await scratchDir('sigkill')))
+  let agent: string
+  beforeAll(async () => {
+    scratch = await scratchDir('sigkill')
+    // The agent's live TypeScript sources (packages included), compiled once by esbuild and started with
+    // plain node: the same code tsx would run, without tsx compiling it again at each of the 100 starts,
+    // which was most of this test's time. (bundled-agent-sigkill-then-resume runs the published dist/.)
+    agent = (await bundle(scratch.path, agentEntry, 'agent-from-source', { fromSource: true })).file
+  })
   afterAll(() => scratch.remove())
 
   it(`leaves a clean prefix that resumes without orphans (${ITERATIONS} seeds)`, async () => {
@@ -90,12 +101,12 @@ describe('SIGKILL at random moments, then --resume', () => {
     const outcomes: Array<{ torn: boolean; kept: number }> = []
     for (let start = 0; start < seeds.length; start += CONCURRENCY) {
       const batch = seeds.slice(start, start + CONCURRENCY)
-      outcomes.push(...(await Promise.all(batch.map((seed) => killAndResume(scratch.path, seed)))))
+      outcomes.push(...(await Promise.all(batch.map((seed) => killAndResume(agent, scratch.path, seed)))))
     }
     expect(outcomes).toHaveLength(ITERATIONS)
     // The kills landed at different points of the run, not all at the same record count.
     expect(new Set(outcomes.map((outcome) => outcome.kept)).size).toBeGreaterThan(1)
-    // 50 pairs of child processes: ~25 s on a quiet 2-core machine, past the project's 120 s at load ~20
-    // (a fresh-clone run beside other work). The timeout only catches a hang; the assertions are the test.
+    // 50 pairs of child processes: past the project's 120 s at load ~20 (a fresh-clone run beside other
+    // work) when each started tsx. The timeout only catches a hang; the assertions are the test.
   }, 600_000)
 })

@@ -26,14 +26,20 @@ export interface Bundle {
   readonly runtimeImports: readonly string[]
 }
 
-/** Bundles `entry` (default: the example agent) into `outDir/<name>.mjs`. */
+/**
+ * Bundles `entry` (default: the example agent) into `outDir/<name>.mjs`. With `fromSource`, the packages'
+ * live TypeScript sources (the `@sessiontape/source` condition, what tsx runs) go into the bundle instead
+ * of their dist/: the code the unbundled tests run, compiled once instead of by tsx at every start.
+ */
 export async function bundle(
   outDir: string,
   entry: string | { readonly contents: string } = agentEntry,
   name = 'agent',
+  { fromSource = false }: { readonly fromSource?: boolean } = {},
 ): Promise<Bundle> {
   const file = join(outDir, `${name}.mjs`)
   const result = await build({
+    ...(fromSource ? { conditions: ['@sessiontape/source'] } : {}),
     ...(typeof entry === 'string'
       ? { entryPoints: [entry] }
       : { stdin: { contents: entry.contents, resolveDir: examplesDir, loader: 'ts' as const } }),
