@@ -53,6 +53,25 @@ describe('a session rewritten behind the cache is read again', () => {
     })
   })
 
+  it('rewritten in place at the same size with its mtime put back (touch -r, rsync -t --inplace): read whole', async () => {
+    await withTemp(async (root) => {
+      const projects = path.join(root, 'projects')
+      const options = { dirs: [projects], cacheDir: path.join(root, 'cache') }
+      const file = await writeClaudeSession(projects, ID, CWD, [
+        { user: 'talk about alpacas', assistant: 'ok' },
+      ])
+      // A whole second: what utimes sets is exactly what stat reads back.
+      const when = new Date('2026-02-01T10:00:00Z')
+      await utimes(file, when, when)
+      expect((await searchSessions('alpacas', options)).hits).toHaveLength(1)
+      // Same inode, size and mtime: only the change time (which no one can set) says it changed.
+      await writeFile(file, claudeLines(ID, CWD, [{ user: 'talk about gazelle', assistant: 'ok' }]))
+      await utimes(file, when, when)
+      expect((await searchSessions('gazelle', options)).hits).toHaveLength(1)
+      expect((await searchSessions('alpacas', options)).hits).toHaveLength(0)
+    })
+  })
+
   it('grown but with earlier bytes changed: read whole, not from the old end', async () => {
     await withTemp(async (root) => {
       const projects = path.join(root, 'projects')

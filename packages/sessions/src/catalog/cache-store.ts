@@ -77,6 +77,8 @@ export interface CachedEntry {
   /** The file as it was when read: a different size, mtime or inode means it is read again. */
   readonly size: number
   readonly mtimeMs: number
+  /** Absent in a cache written before it was kept: such an entry is not fresh (read again once). */
+  readonly ctimeMs?: number
   readonly ino: number
   readonly format: TranscriptFormat
   /** Where the read stopped: an append is read from here. */

@@ -40,7 +40,7 @@ const SEEN_REFRESH_MS = 24 * 60 * 60 * 1000
 
 /**
  * Brings the cache up to date with the files under `dirs` and returns every file's entry. Reads only what
- * changed: an unchanged file (same size, mtime and inode) is not opened; a file that grew, whose first bytes
+ * changed: an unchanged file (same size, mtime, change time and inode) is not opened; a file that grew, whose first bytes
  * and bytes before the old end are unchanged, is read from where the last read stopped (formats that are
  * only appended to); anything else is read whole. Only the cache directory is ever written.
  */
@@ -175,6 +175,7 @@ function isFresh(old: CachedEntry | undefined, info: FileStat | undefined, withF
     old.note === undefined &&
     old.size === info.size &&
     old.mtimeMs === info.mtimeMs &&
+    old.ctimeMs === info.ctimeMs &&
     old.ino === info.ino &&
     (!withFilter || old.filter?.bytes !== undefined || old.filter?.matches !== undefined)
   )

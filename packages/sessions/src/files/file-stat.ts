@@ -5,13 +5,21 @@ import { stat } from 'node:fs/promises'
 export interface FileStat {
   readonly size: number
   readonly mtimeMs: number
+  /** The change time: unlike mtime, no one can set it back (a rewrite with its mtime restored still shows). */
+  readonly ctimeMs: number
   readonly ino: number
   readonly isFile: boolean
 }
 
 /** The fields of `info` that we keep. */
 export function fileStatOf(info: Stats): FileStat {
-  return { size: info.size, mtimeMs: info.mtimeMs, ino: info.ino, isFile: info.isFile() }
+  return {
+    size: info.size,
+    mtimeMs: info.mtimeMs,
+    ctimeMs: info.ctimeMs,
+    ino: info.ino,
+    isFile: info.isFile(),
+  }
 }
 
 /** `file`'s stat (symlinks followed), or undefined when it is gone or cannot be stat'ed: the caller notes it. */
