@@ -5,12 +5,15 @@ import type { Chunk } from './record-queue.js'
 
 interface Waiter {
   readonly target: number
+  /** The attempts begun before this call: none of them can answer it (see {@link Watermarks.attemptBegins}). */
+  readonly after: number
   readonly resolve: (watermark: FlushWatermark) => void
   readonly reject: (error: RecorderError) => void
 }
 
 /** A `ready()` call waiting for the transcript to be open. */
 interface OpenWaiter {
+  readonly after: number
   readonly resolve: () => void
   readonly reject: (error: RecorderError) => void
 }
@@ -56,6 +59,10 @@ export class Watermarks implements WatermarkView {
   #maxBatchRecords = 0
   #waiters: Waiter[] = []
   #openWaiters: OpenWaiter[] = []
+  // Attempts of the write cycle begun so far. A failure rejects only the calls made before the attempt that
+  // failed began: one made while it ran (a close() after the user moved a foreign file away, say) asked
+  // about the file as it is now, which that attempt may have read before the change.
+  #attempts = 0
 
   constructor(fsync: FsyncMode, resumedUuid: string | null, follower: WatermarkFollower | null = null) {
     this.#fsync = fsync
@@ -121,12 +128,19 @@ export class Watermarks implements WatermarkView {
   }
 
   wait(target: number): Promise<FlushWatermark> {
-    return new Promise((resolve, reject) => this.#waiters.push({ target, resolve, reject }))
+    const after = this.#attempts
+    return new Promise((resolve, reject) => this.#waiters.push({ target, after, resolve, reject }))
   }
 
   /** Resolves at the next {@link opened} (a `ready()` call); rejected by a failure first. */
   waitOpen(): Promise<void> {
-    return new Promise((resolve, reject) => this.#openWaiters.push({ resolve, reject }))
+    const after = this.#attempts
+    return new Promise((resolve, reject) => this.#openWaiters.push({ after, resolve, reject }))
+  }
+
+  /** An attempt of the write cycle begins; returns its number, for {@link rejectAll}. */
+  attemptBegins(): number {
+    return ++this.#attempts
   }
 
   /** The loop has stopped for good: no open will come, so a pending `ready()` resolves (it did not fail). */
@@ -199,9 +213,19 @@ export class Watermarks implements WatermarkView {
     this.#waiters = waiting
   }
 
-  /** A failure: every `flush()` and `ready()` waiting is rejected with it. */
-  rejectAll(error: RecorderError): void {
-    for (const waiter of this.#waiters.splice(0)) waiter.reject(error)
-    for (const waiter of this.#openWaiters.splice(0)) waiter.reject(error)
+  /**
+   * A failure: every `flush()` and `ready()` waiting is rejected with it — with `attempt` (the number of the
+   * attempt that failed), only those made before it began; the others wait for the next attempt (true:
+   * some do, so it is wanted now).
+   */
+  rejectAll(error: RecorderError, attempt = Infinity): boolean {
+    const earlier = (waiter: { readonly after: number }): boolean => waiter.after < attempt
+    const waiters = this.#waiters
+    const openWaiters = this.#openWaiters
+    this.#waiters = waiters.filter((waiter) => !earlier(waiter))
+    this.#openWaiters = openWaiters.filter((waiter) => !earlier(waiter))
+    for (const waiter of waiters) if (earlier(waiter)) waiter.reject(error)
+    for (const waiter of openWaiters) if (earlier(waiter)) waiter.reject(error)
+    return this.#waiters.length > 0 || this.#openWaiters.length > 0
   }
 }

@@ -129,6 +129,8 @@ export class Writer {
     this.#busy = true
     const generation = this.#generation
     const goal = backgroundGoal(() => this.#cycle.marks.waitedFor, this.#opening)
+    const attempt = this.#cycle.marks.attemptBegins()
+    let unanswered = false
     try {
       await io.runAsync(this.#cycle.run(goal), {
         fs: this.#s.fs,
@@ -138,11 +140,13 @@ export class Writer {
       this.#latch.recovered()
     } catch (error) {
       // Taken over by a synchronous drain, or stopped: the state is no longer this run's to touch.
-      if (error !== io.TAKEN_OVER) this.#fail(error, 'write loop failed')
+      if (error !== io.TAKEN_OVER) unanswered = this.#fail(error, 'write loop failed', attempt)
     } finally {
       if (this.#generation === generation) this.#becameIdle()
     }
     if (this.#latch.failure === null && (this.#cycle.hasWork || this.#cycle.marks.hasWaiters)) this.schedule()
+    // A flush() or ready() called while the failed attempt ran is not answered by it: it gets its own, now.
+    else if (unanswered) this.kick()
   }
 
   /** close() began: the loop no longer opens the transcript just to have it open. */
@@ -258,10 +262,14 @@ export class Writer {
   }
 
   /** A failure (what failed, unless it is a RecorderError already): latched, reported, waiters rejected. */
-  #fail(cause: unknown, what: string): void {
+  #fail(cause: unknown, what: string, attempt?: number): boolean {
     const error =
       cause instanceof RecorderError ? cause : this.#s.error(RecorderErrorCode.WRITE_FAILED, what, cause)
     this.#latch.failed(error, this.#stopped ? null : () => this.schedule())
-    this.#cycle.marks.rejectAll(this.#s.withCount(error))
+    // A final failure answers every call; another, only the calls made before the failed attempt began.
+    return this.#cycle.marks.rejectAll(
+      this.#s.withCount(error),
+      this.#latch.fatal === null ? attempt : undefined,
+    )
   }
 }
