@@ -1,5 +1,5 @@
 import { type RecorderError, RecorderErrorCode } from '../errors.js'
-import { bytesAt, lastLineEndOfAny, lastUuidsOf, lineEndFrom } from './file-scan.js'
+import { bytesAt, lastLineEndOfAny, lastUuidsOf, lineEndFrom, recordUuidOf } from './file-scan.js'
 import * as io from './io.js'
 
 /**
@@ -16,6 +16,8 @@ export interface Carry {
   copied: number
   /** The first bytes of the line being copied (it starts at a line boundary): is it a record, whose? */
   lineHead: Buffer
+  /** The last byte of that line copied so far (a record ends with `}`). */
+  lineLast?: number | undefined
   /** The old file ended inside a line that is not ours (cut by a truncation): the file goes on after a newline. */
   readonly torn: boolean
 }
@@ -28,7 +30,6 @@ const PLAN_CANDIDATES = 4096
 const CARRY_CHUNK = 1024 * 1024
 // Enough of a line's first bytes for its uuid (ours are 36 characters).
 const LINE_HEAD_BYTES = 64
-const UUID_AT_LINE_START = /^\{"uuid":"([^"\\]{1,40})"/
 const NEWLINE = 0x0a
 const EMPTY = Buffer.alloc(0)
 
@@ -41,6 +42,7 @@ const EMPTY = Buffer.alloc(0)
 export function* planCarry(carry: Carry, fd: number, size: number, created: boolean): io.Io<void> {
   carry.copied = 0
   carry.lineHead = EMPTY
+  carry.lineLast = undefined
   if (size === 0) {
     if (!created) carry.start = 0
     return
@@ -92,10 +94,12 @@ function findRecords(carry: Carry, bytes: Buffer, record: (uuid: string) => void
     if (missing > 0) {
       carry.lineHead = Buffer.concat([carry.lineHead, bytes.subarray(start, Math.min(end, start + missing))])
     }
+    if (end > start) carry.lineLast = bytes[end - 1]
     if (newline === -1) return
-    const uuid = UUID_AT_LINE_START.exec(carry.lineHead.toString('latin1'))?.[1]
-    if (uuid !== undefined) record(uuid)
+    const uuid = recordUuidOf(carry.lineHead.toString('latin1'), carry.lineLast)
+    if (uuid !== null) record(uuid)
     carry.lineHead = EMPTY
+    carry.lineLast = undefined
     start = newline + 1
   }
 }
@@ -130,13 +134,15 @@ export function carryOnLetGo(
   if (previous !== null && previous.fd === fd) {
     // A glued record to write again from this file, which just left the path: what the path lacks of this
     // file is carried instead, from that record on (everything after it may be missing there too).
-    return { carry: { ...previous, end: file.size, copied: 0 }, surplus: null }
+    return { carry: { ...previous, end: file.size, copied: 0, lineHead: EMPTY, lineLast: undefined }, surplus: null }
   }
   if (previous !== null) {
     // Replaced again before the carry was complete: the bytes to carry are still the older file's, and what
     // was copied so far went away with the file just replaced, so the copy starts over. The descriptor of
     // that intermediate file holds nothing we need.
     previous.copied = 0
+    previous.lineHead = EMPTY
+    previous.lineLast = undefined
     return { carry: previous, surplus: fd }
   }
   // Kept even when every byte was confirmed at the path: the file put there may be an older copy, and what

@@ -16,6 +16,18 @@ const CHUNK = 1024 * 1024
 const UUID_AT_LINE_START = /^\{"uuid":"([^"\\]{1,200})"/
 // Enough of a line's first bytes for its uuid, counting lines from the start.
 const LINE_HEAD_BYTES = 64
+const CLOSING_BRACE = 0x7d
+
+/**
+ * The uuid of a complete line that is a record: it starts with our envelope's uuid and ends as a JSON object
+ * does. A record cut by a truncation and then ended by someone's newline (ours, closing the torn line, or a
+ * partial line appended to it) starts like a record but is none: counted as one, it would make a cut's
+ * loss count short and a carry start after a record the copy holds only in part.
+ */
+export function recordUuidOf(head: string, lastByte: number | undefined): string | null {
+  if (lastByte !== CLOSING_BRACE) return null
+  return UUID_AT_LINE_START.exec(head)?.[1] ?? null
+}
 // The session id of our envelope's first line (session ids are validated: no escapes in them).
 const SESSION_OF_ENVELOPE =
   /^\{"uuid":"[^"\\]+","parentUuid":(?:null|"(?:[^"\\]|\\.)*"),"sessionId":"([^"\\]*)"/
@@ -47,7 +59,8 @@ function* linesBackFrom(
       // Lines visited by a smaller window are not visited twice.
       if (from + lineEnd + 1 <= visitedDownTo) {
         const line = bytes.toString('utf8', previous + 1, Math.min(lineEnd, previous + 1 + 256))
-        if (visit(UUID_AT_LINE_START.exec(line)?.[1] ?? null, from + lineEnd + 1)) return 'found'
+        const last = lineEnd > previous + 1 ? bytes[lineEnd - 1] : undefined
+        if (visit(recordUuidOf(line, last), from + lineEnd + 1)) return 'found'
         visitedDownTo = from + previous + 1
       }
       lineEnd = previous
@@ -170,8 +183,9 @@ function* countFromStart(fd: number, size: number, records: PresentRecords): io.
   let present = 0
   // The last record whose count we know, and the records counted since: for the watermarks.
   let count = 0
-  // The first bytes of the line being read (it may start in an earlier chunk).
+  // The first bytes of the line being read (it may start in an earlier chunk), and its last byte so far.
   let head = Buffer.alloc(0)
+  let last: number | undefined
   for (let at = 0; at < size;) {
     const got = yield* io.read(fd, buffer, 0, Math.min(buffer.length, size - at), at)
     if (got === 0) break
@@ -185,9 +199,11 @@ function* countFromStart(fd: number, size: number, records: PresentRecords): io.
           bytes.subarray(start, Math.min(end, start + LINE_HEAD_BYTES - head.length)),
         ])
       }
+      if (end > start) last = bytes[end - 1]
       if (newline === -1) break
-      const uuid = UUID_AT_LINE_START.exec(head.toString('latin1'))?.[1]
-      if (uuid !== undefined) {
+      const uuid = recordUuidOf(head.toString('latin1'), last)
+      last = undefined
+      if (uuid !== null) {
         present++
         count++
         if (uuid === records.base) present = count = 0

@@ -205,6 +205,10 @@ export class Transcript {
     this.#lastCheckAt = Date.now()
     this.#suspect = false
     if (replaced) {
+      // Cut before it left the path (truncated, then a copy of what was left put in its place): what the cut
+      // took is reported and counted first, against this file; the next check lets it go.
+      const cut = yield* this.#cutBeforeLeaving(fd)
+      if (cut !== null) return cut
       const surplus = this.#letGo(fd)
       if (surplus !== null) yield* closeQuietly(surplus)
       return { kind: 'replaced', missing, carried: this.#carryLength() }
@@ -250,6 +254,19 @@ export class Transcript {
       const rewriting = interleaved && (yield* this.#rewriteGlued(fd, size))
       return { kind: 'grown', from, to: size, interleaved, rewriting }
     }
+    return yield* this.#truncatedTo(fd, size)
+  }
+
+  /** The open file, no longer at the path, was cut shorter than our writes left it: the cut, or null. */
+  *#cutBeforeLeaving(fd: number): io.Io<PathCheck | null> {
+    const size = (yield* io.fstat(fd)).size
+    if (size >= this.#size || (yield* this.#expected.compare(fd, this.#size, size)) !== 'intact') return null
+    return yield* this.#truncatedTo(fd, size)
+  }
+
+  /** The open file was cut to `size` bytes (what was left of it is ours): counted, and writing goes on after. */
+  *#truncatedTo(fd: number, size: number): io.Io<PathCheck> {
+    const from = this.#size
     const lost = yield* this.#records.cutTo(fd, size)
     // Cut between the read before our last write and the write: it landed on the cut line.
     if (yield* this.#expected.endsWithOurs(fd, size)) yield* this.#rewriteGlued(fd, size)
