@@ -32,6 +32,55 @@ export function* openOrCreate(filePath: string): io.Io<{ fd: number; created: bo
 }
 
 /**
+ * The transcript's directory: made (every missing level) before the first open, and made again, once, when
+ * an open finds it removed since.
+ */
+export class TranscriptDir {
+  readonly #dir: string
+  readonly #entries: io.NewEntries
+  readonly #error: ErrorFactory
+  // Remembered only after a mkdir succeeded; an ENOENT at open forgets it.
+  #ready = false
+
+  constructor(dir: string, entries: io.NewEntries, error: ErrorFactory) {
+    this.#dir = dir
+    this.#entries = entries
+    this.#error = error
+  }
+
+  *ensure(): io.Io<void> {
+    if (this.#ready) return
+    try {
+      yield* this.#entries.makeDir(this.#dir, DIR_MODE)
+    } catch (error) {
+      throw this.#error(RecorderErrorCode.DIR_FAILED, `could not create the directory ${this.#dir}`, error)
+    }
+    this.#ready = true
+  }
+
+  /** Opens (creating if missing) the file at `filePath`, in this directory. */
+  *open(filePath: string): io.Io<{ fd: number; created: boolean }> {
+    yield* this.ensure()
+    try {
+      return yield* openOrCreate(filePath)
+    } catch (error) {
+      if (errorCode(error) !== 'ENOENT')
+        throw this.#error(RecorderErrorCode.OPEN_FAILED, 'could not open the transcript', error)
+    }
+    // The directory was removed since it was created: create it again, once, and retry.
+    this.#ready = false
+    yield* io.forgetDir(this.#dir)
+    yield* this.ensure()
+    try {
+      return yield* openOrCreate(filePath)
+    } catch (error) {
+      if (errorCode(error) === 'ENOENT') this.#ready = false
+      throw this.#error(RecorderErrorCode.OPEN_FAILED, 'could not open the transcript', error)
+    }
+  }
+}
+
+/**
  * The file just opened as `fd`, once it may be used: a regular file, empty or one of this session's. Throws
  * (a `RecorderError`) otherwise; the caller closes `fd`. `reopen`: the path named another file before
  * (ours, then deleted or replaced), so whoever put this one there may still be writing it.

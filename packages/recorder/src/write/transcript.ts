@@ -1,11 +1,6 @@
 import { RecorderError, RecorderErrorCode } from '../errors.js'
 import type { FileIdentity } from '../util/recorder-fs.js'
-import {
-  errorCode,
-  isTransient,
-  TRANSIENT_FIRST_DELAY_MS,
-  TRANSIENT_RETRIES,
-} from '../util/transient-errors.js'
+import { errorCode } from '../util/transient-errors.js'
 import { type Carry, carryOnLetGo, copyCarry, gluedRecordCarry, planCarry } from './carry.js'
 import { ExpectedContent } from './expected-content.js'
 import { lastUuidOf } from './file-scan.js'
@@ -14,7 +9,8 @@ import * as io from './io.js'
 import type { ErrorFactory, PathCheck } from './path-outcome.js'
 import { PresentRecords } from './present-records.js'
 import type { Chunk } from './record-queue.js'
-import { closeQuietly, DIR_MODE, inspectOpened, openOrCreate, whyNotOurs } from './transcript-file.js'
+import { closeQuietly, inspectOpened, TranscriptDir, whyNotOurs } from './transcript-file.js'
+import { syncAll, type WriteHost, writeAll, WriteCounts } from './transcript-write.js'
 import { untilStill } from './until-still.js'
 
 export type { ErrorFactory, Lost, PathCheck } from './path-outcome.js'
@@ -41,6 +37,7 @@ export class Transcript {
   // The directory entries made for this transcript (its directory's levels, the file itself): fsynced by
   // sync() before it resolves, so a power cut cannot take away a file whose records were acknowledged.
   readonly #entries: io.NewEntries
+  readonly #dir: TranscriptDir
 
   #fd: number | null = null
   #dev = 0
@@ -54,8 +51,6 @@ export class Transcript {
   #verifiedLineEnd = 0
   // The file ended inside a line that is not ours (a torn tail) when opened: the next write starts with one.
   #needsNewline = false
-  // Remembered only after a mkdir succeeded; an ENOENT at open forgets it.
-  #dirReady = false
   #lastCheckAt = 0
   // After a write error the path is checked before the next write, whatever the interval.
   #suspect = false
@@ -71,9 +66,27 @@ export class Transcript {
   readonly #records = new PresentRecords()
 
   // Counters for stats(), read at once through `counts`.
-  #writes = 0
-  #bytesWritten = 0
-  #retries = 0
+  readonly #counts = new WriteCounts()
+  // What the write loop (transcript-write.ts) needs of this transcript; it changes nothing else.
+  readonly #writeHost: WriteHost = {
+    error: (...args) => this.#error(...args),
+    counts: this.#counts,
+    size: () => this.#size,
+    lockLost: () => io.requireLock(),
+    landed: (bytes) => {
+      if (bytes.length > 0)
+        this.#lastWrite = { length: bytes.length, lineStart: this.#size === this.#lineEnd }
+      this.#expected.landed(this.#size, bytes)
+      this.#size += bytes.length
+    },
+    setInFlight: (inFlight) => {
+      this.#inFlight = inFlight
+    },
+    failed: (fd, badDescriptor) => {
+      this.#suspect = true
+      if (badDescriptor && this.#fd === fd) this.#fd = null
+    },
+  }
 
   constructor(
     filePath: string,
@@ -89,11 +102,13 @@ export class Transcript {
     this.#checkIntervalMs = checkIntervalMs
     this.#error = error
     this.#entries = new io.NewEntries(durable)
+    this.#dir = new TranscriptDir(dir, this.#entries, error)
   }
 
   /** Completed writes, the bytes they wrote, and the calls retried after a transient error. */
   get counts(): { readonly writes: number; readonly bytesWritten: number; readonly retries: number } {
-    return { writes: this.#writes, bytesWritten: this.#bytesWritten, retries: this.#retries }
+    const { writes, bytesWritten, retries } = this.#counts
+    return { writes, bytesWritten, retries }
   }
 
   get isOpen(): boolean {
@@ -123,13 +138,7 @@ export class Transcript {
   }
 
   *ensureDir(): io.Io<void> {
-    if (this.#dirReady) return
-    try {
-      yield* this.#entries.makeDir(this.dir, DIR_MODE)
-    } catch (error) {
-      throw this.#error(RecorderErrorCode.DIR_FAILED, `could not create the directory ${this.dir}`, error)
-    }
-    this.#dirReady = true
+    yield* this.#dir.ensure()
   }
 
   /**
@@ -139,25 +148,7 @@ export class Transcript {
    * ours to finish, not a torn line to close.
    */
   *open(continuing: boolean): io.Io<void> {
-    yield* this.ensureDir()
-    let fd: number
-    let created: boolean
-    try {
-      ;({ fd, created } = yield* openOrCreate(this.filePath))
-    } catch (error) {
-      if (errorCode(error) !== 'ENOENT')
-        throw this.#error(RecorderErrorCode.OPEN_FAILED, 'could not open the transcript', error)
-      // The directory was removed since it was created: create it again, once, and retry.
-      this.#dirReady = false
-      yield* io.forgetDir(this.dir)
-      yield* this.ensureDir()
-      try {
-        ;({ fd, created } = yield* openOrCreate(this.filePath))
-      } catch (retryError) {
-        if (errorCode(retryError) === 'ENOENT') this.#dirReady = false
-        throw this.#error(RecorderErrorCode.OPEN_FAILED, 'could not open the transcript', retryError)
-      }
-    }
+    const { fd, created } = yield* this.#dir.open(this.filePath)
     let stats: FileIdentity
     let endsWithNewline = true
     try {
@@ -329,64 +320,15 @@ export class Transcript {
     yield* this.#appendRaw(buffer, from, progress)
   }
 
+  *#appendRaw(buffer: Uint8Array, from: number, progress: (bytes: number) => void): io.Io<void> {
+    yield* writeAll(this.#writeHost, this.#fd!, buffer, from, progress)
+  }
+
   /** A chunk was written in full; this recorder has written `count` records once it was. */
   committed(chunk: Chunk, count: number): void {
     // A chunk of whole records: the last complete line now ends at the end of the file.
     if (chunk.nextHeadChars === 0) this.#lineEnd = this.#size
     this.#records.committed(chunk.completes, chunk.lastUuid, count)
-  }
-
-  *#appendRaw(buffer: Uint8Array, from: number, progress: (bytes: number) => void): io.Io<void> {
-    const fd = this.#fd!
-    let offset = from
-    let transientFailures = 0
-    while (offset < buffer.length) {
-      if (yield* io.requireLock()) {
-        // The lock was lost since the file was last checked: whether somebody wrote meanwhile only a check of
-        // the file can tell (see Custody). This attempt ends; the next one checks first.
-        this.#suspect = true
-        throw this.#error(
-          RecorderErrorCode.LOCK_COMPROMISED,
-          'the session lock was lost while writing and taken again; the transcript is checked before writing on',
-          undefined,
-        )
-      }
-      const landed = (bytes: number): void => {
-        if (bytes > 0) this.#lastWrite = { length: bytes, lineStart: this.#size === this.#lineEnd }
-        this.#expected.landed(this.#size, buffer.subarray(offset, offset + bytes))
-        offset += bytes
-        this.#size += bytes
-        this.#writes++
-        this.#bytesWritten += bytes
-        progress(bytes)
-      }
-      this.#inFlight = { base: this.#size, length: buffer.length - offset, landed }
-      let written: number
-      try {
-        written = yield* io.write(fd, buffer, offset, buffer.length - offset)
-      } catch (error) {
-        this.#inFlight = null
-        if (isTransient(error) && transientFailures < TRANSIENT_RETRIES) {
-          this.#retries++
-          yield* io.sleep(TRANSIENT_FIRST_DELAY_MS << transientFailures++)
-          continue
-        }
-        this.#suspect = true
-        // Someone closed our descriptor: the number is no longer ours to use or to close (it may already name
-        // a file the host opened since). Forget it; the next attempt opens the transcript again.
-        if (errorCode(error) === 'EBADF' && this.#fd === fd) this.#fd = null
-        throw this.#error(RecorderErrorCode.WRITE_FAILED, 'write to the transcript failed', error)
-      }
-      this.#inFlight = null
-      landed(written)
-      if (written === 0) {
-        if (transientFailures >= TRANSIENT_RETRIES) {
-          throw this.#error(RecorderErrorCode.WRITE_FAILED, 'the transcript accepted no bytes', undefined)
-        }
-        this.#retries++
-        yield* io.sleep(TRANSIENT_FIRST_DELAY_MS << transientFailures++)
-      }
-    }
   }
 
   /** A synchronous drain took over: the write the async run left in flight landed this many bytes. */
@@ -397,30 +339,7 @@ export class Transcript {
   }
 
   *sync(): io.Io<void> {
-    const fd = this.#fd!
-    let transientFailures = 0
-    for (;;) {
-      try {
-        yield* io.fdatasync(fd)
-        break
-      } catch (error) {
-        if (isTransient(error) && transientFailures < TRANSIENT_RETRIES) {
-          this.#retries++
-          yield* io.sleep(TRANSIENT_FIRST_DELAY_MS << transientFailures++)
-          continue
-        }
-        throw this.#error(RecorderErrorCode.FSYNC_FAILED, 'fdatasync of the transcript failed', error)
-      }
-    }
-    try {
-      yield* this.#entries.sync()
-    } catch (error) {
-      throw this.#error(
-        RecorderErrorCode.FSYNC_FAILED,
-        "fsync of the transcript's directory failed (the file may not survive a power cut)",
-        error,
-      )
-    }
+    yield* syncAll(this.#fd!, this.#entries, this.#counts, this.#error)
   }
 
   /**
