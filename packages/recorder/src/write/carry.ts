@@ -20,6 +20,8 @@ export interface Carry {
   lineLast?: number | undefined
   /** The old file ended inside a line that is not ours (cut by a truncation): the file goes on after a newline. */
   readonly torn: boolean
+  /** Bytes someone appended between two writes of ours (an unfinished line): never copied. */
+  readonly skip?: { readonly from: number; readonly to: number } | undefined
 }
 
 // Records of the new file (from its end) looked for in the old one: a copy taken before the old file was
@@ -65,11 +67,18 @@ export function* copyCarry(
 ): io.Io<void> {
   const length = carry.end - carry.start
   const buffer = Buffer.allocUnsafe(Math.min(CARRY_CHUNK, Math.max(length, 1)))
+  const skip = carry.skip
   while (carry.copied < length) {
-    const want = Math.min(buffer.length, length - carry.copied)
+    const at = carry.start + carry.copied
+    if (skip !== undefined && at >= skip.from && at < skip.to) {
+      carry.copied = Math.min(length, skip.to - carry.start)
+      continue
+    }
+    const upTo = skip !== undefined && at < skip.from ? skip.from : carry.end
+    const want = Math.min(buffer.length, upTo - at)
     let got: number
     try {
-      got = yield* io.read(carry.fd, buffer, 0, want, carry.start + carry.copied)
+      got = yield* io.read(carry.fd, buffer, 0, want, at)
     } catch (cause) {
       throw error(RecorderErrorCode.WRITE_FAILED, 'could not read back the replaced transcript', cause)
     }
@@ -113,13 +122,17 @@ export function* gluedRecordCarry(
   fd: number,
   size: number,
   lastWrite: { readonly length: number; readonly lineStart: boolean },
+  theirsFrom?: number,
 ): io.Io<Carry | null> {
   const start = size - lastWrite.length
   if (!lastWrite.lineStart || start <= 0) return null
   if ((yield* bytesAt(fd, start - 1, 1))[0] === NEWLINE) return null
   const end = yield* lineEndFrom(fd, start, size)
   if (end === null) return null
-  return { fd, start, end, copied: 0, lineHead: EMPTY, torn: false }
+  // Their unfinished line, between our writes: should this file leave the path, the carry from it copies
+  // what is ours on either side of it, and never it (see carryOnLetGo).
+  const skip = theirsFrom !== undefined && theirsFrom < start ? { from: theirsFrom, to: start } : undefined
+  return { fd, start, end, copied: 0, lineHead: EMPTY, torn: false, skip }
 }
 
 /**
@@ -133,8 +146,13 @@ export function carryOnLetGo(
 ): { carry: Carry; surplus: number | null } {
   if (previous !== null && previous.fd === fd) {
     // A glued record to write again from this file, which just left the path: what the path lacks of this
-    // file is carried instead, from that record on (everything after it may be missing there too).
-    return { carry: { ...previous, end: file.size, copied: 0, lineHead: EMPTY, lineLast: undefined }, surplus: null }
+    // file is carried instead, from that record on (everything after it may be missing there too), and our
+    // records before their line since the last check that found this file at the path (their line skipped).
+    const start = Math.min(previous.start, file.verifiedLineEnd)
+    return {
+      carry: { ...previous, start, end: file.size, copied: 0, lineHead: EMPTY, lineLast: undefined },
+      surplus: null,
+    }
   }
   if (previous !== null) {
     // Replaced again before the carry was complete: the bytes to carry are still the older file's, and what

@@ -79,9 +79,7 @@ export class Transcript {
       this.#expected.landed(this.#size, bytes)
       this.#size += bytes.length
     },
-    setInFlight: (inFlight) => {
-      this.#inFlight = inFlight
-    },
+    setInFlight: (inFlight) => void (this.#inFlight = inFlight),
     failed: (fd, badDescriptor) => {
       this.#suspect = true
       if (badDescriptor && this.#fd === fd) this.#fd = null
@@ -106,9 +104,8 @@ export class Transcript {
   }
 
   /** Completed writes, the bytes they wrote, and the calls retried after a transient error. */
-  get counts(): { readonly writes: number; readonly bytesWritten: number; readonly retries: number } {
-    const { writes, bytesWritten, retries } = this.#counts
-    return { writes, bytesWritten, retries }
+  get counts(): Readonly<WriteCounts> {
+    return this.#counts
   }
 
   get isOpen(): boolean {
@@ -196,13 +193,14 @@ export class Transcript {
     this.#lastCheckAt = Date.now()
     this.#suspect = false
     if (replaced) {
-      // Cut before it left the path (truncated, then a copy of what was left put in its place): what the cut
-      // took is reported and counted first, against this file; the next check lets it go.
-      const cut = yield* this.#cutBeforeLeaving(fd)
-      if (cut !== null) return cut
+      // Cut or appended to before it left the path: handled against this file first (the cut reported and
+      // counted, a record glued to someone's line marked to be written again); the next check lets it go.
+      const changed = yield* this.#changedBeforeLeaving(fd)
+      if (changed !== null) return changed
       const surplus = this.#letGo(fd)
       if (surplus !== null) yield* closeQuietly(surplus)
-      return { kind: 'replaced', missing, carried: this.#carryLength() }
+      const carried = this.#carry === null ? 0 : this.#carry.end - this.#carry.start
+      return { kind: 'replaced', missing, carried }
     }
     const from = this.#size
     let size = (yield* io.fstat(fd)).size
@@ -242,17 +240,28 @@ export class Transcript {
     if (size > from) {
       yield* this.#adoptEnd(fd, size, true)
       const interleaved = match === 'interleaved'
-      const rewriting = interleaved && (yield* this.#rewriteGlued(fd, size))
+      const rewriting = interleaved && (yield* this.#rewriteGlued(fd, size, from))
       return { kind: 'grown', from, to: size, interleaved, rewriting }
     }
     return yield* this.#truncatedTo(fd, size)
   }
 
-  /** The open file, no longer at the path, was cut shorter than our writes left it: the cut, or null. */
-  *#cutBeforeLeaving(fd: number): io.Io<PathCheck | null> {
+  /**
+   * The open file, no longer at the path, was cut, or someone appended to it, since our last write: the
+   * cut, else null. Either way what is carried from it ends where the file ends now, not where our writes
+   * left it; an unfinished line of theirs in it is skipped.
+   */
+  *#changedBeforeLeaving(fd: number): io.Io<PathCheck | null> {
+    const from = this.#size
     const size = (yield* io.fstat(fd)).size
-    if (size >= this.#size || (yield* this.#expected.compare(fd, this.#size, size)) !== 'intact') return null
-    return yield* this.#truncatedTo(fd, size)
+    if (size === from) return null
+    const match = yield* this.#expected.compare(fd, from, size)
+    if (size < from) return match === 'intact' ? yield* this.#truncatedTo(fd, size) : null
+    if (match !== 'interleaved') return null
+    // Appended to: let go now, the carry skipping their bytes (a record glued to them is carried whole).
+    yield* this.#adoptEnd(fd, size, false)
+    yield* this.#rewriteGlued(fd, size, from)
+    return null
   }
 
   /** The open file was cut to `size` bytes (what was left of it is ours): counted, and writing goes on after. */
@@ -274,9 +283,11 @@ export class Transcript {
    * it is written again, whole, on a line of its own (by a carry from this same file; the damaged line
    * stays, as everything written does). True when it will be.
    */
-  *#rewriteGlued(fd: number, size: number): io.Io<boolean> {
+  *#rewriteGlued(fd: number, size: number, ours?: number): io.Io<boolean> {
     if (this.#carry !== null) return false
-    this.#carry = yield* gluedRecordCarry(fd, size, this.#lastWrite)
+    // Appended to (`ours`: where our writes had left the end): their bytes, up to our last write, are theirs.
+    const theirsFrom = ours === undefined ? undefined : ours - this.#lastWrite.length
+    this.#carry = yield* gluedRecordCarry(fd, size, this.#lastWrite, theirsFrom)
     return this.#carry !== null
   }
 
@@ -312,15 +323,11 @@ export class Transcript {
    */
   *append(buffer: Uint8Array, from: number, progress: (bytes: number) => void): io.Io<void> {
     if (this.#needsNewline) {
-      yield* this.#appendRaw(Buffer.of(NEWLINE), 0, () => {
+      yield* writeAll(this.#writeHost, this.#fd!, Buffer.of(NEWLINE), 0, () => {
         this.#needsNewline = false
         this.#lineEnd = this.#size
       })
     }
-    yield* this.#appendRaw(buffer, from, progress)
-  }
-
-  *#appendRaw(buffer: Uint8Array, from: number, progress: (bytes: number) => void): io.Io<void> {
     yield* writeAll(this.#writeHost, this.#fd!, buffer, from, progress)
   }
 
@@ -376,11 +383,6 @@ export class Transcript {
     this.#carry = null
     this.#inFlight = null
     return fds
-  }
-
-  #carryLength(): number {
-    const carry = this.#carry
-    return carry === null ? 0 : carry.end - carry.start
   }
 
   /** Drops `fd` as the transcript; returns it if nothing needs it any more (the caller closes it). */
