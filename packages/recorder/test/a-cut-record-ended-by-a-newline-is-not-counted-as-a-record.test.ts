@@ -7,7 +7,9 @@ import { tempDir } from './helpers/temp-dir.js'
 /** The loss counts reported, in order (a cut or a rewrite in place). */
 function lostIn(errors: readonly RecorderError[]): string[] {
   return errors
-    .filter((error) => error.code === 'ERR_TRANSCRIPT_TRUNCATED' || error.code === 'ERR_TRANSCRIPT_OVERWRITTEN')
+    .filter(
+      (error) => error.code === 'ERR_TRANSCRIPT_TRUNCATED' || error.code === 'ERR_TRANSCRIPT_OVERWRITTEN',
+    )
     .map((error) => error.message.match(/(at least )?\d+ record\(s\) already written were lost/)?.[0] ?? '')
 }
 
