@@ -60,13 +60,15 @@ export class Transcript {
   // What the open file starts and ends with, as far as we know: a path check compares it, not just the size.
   readonly #expected = new ExpectedContent()
   // Our last write call: how many bytes landed, and whether they began a line of ours (so a line of someone
-  // else's that came just before them, unfinished, glued our first record to it: see #regluedRecord).
+  // else's that came just before them, unfinished, glued our first record to it: see #rewriteGlued).
   #lastWrite = { length: 0, lineStart: false }
   // How many of our records the file holds: what a cut or an overwrite took is counted from it.
   readonly #records = new PresentRecords()
 
   // Counters for stats(), read at once through `counts`.
   readonly #counts = new WriteCounts()
+  /** Completed writes, the bytes they wrote, and the calls retried after a transient error. */
+  readonly counts: Readonly<WriteCounts> = this.#counts
   // What the write loop (transcript-write.ts) needs of this transcript; it changes nothing else.
   readonly #writeHost: WriteHost = {
     error: (...args) => this.#error(...args),
@@ -101,11 +103,6 @@ export class Transcript {
     this.#error = error
     this.#entries = new io.NewEntries(durable)
     this.#dir = new TranscriptDir(dir, this.#entries, error)
-  }
-
-  /** Completed writes, the bytes they wrote, and the calls retried after a transient error. */
-  get counts(): Readonly<WriteCounts> {
-    return this.#counts
   }
 
   get isOpen(): boolean {
@@ -205,10 +202,6 @@ export class Transcript {
     const from = this.#size
     let size = (yield* io.fstat(fd)).size
     let match = yield* this.#expected.compare(fd, from, size)
-    if (match === 'intact' && size === from) {
-      this.#verifiedLineEnd = this.#lineEnd
-      return { kind: 'same' }
-    }
     if (match === 'rewritten' || size < from) {
       // Cut or rewritten in place: maybe half way through someone's rewrite. Decide once it is still.
       const still = yield* untilStill(fd)
@@ -221,16 +214,8 @@ export class Transcript {
       return { kind: 'same' }
     }
     if (match === 'rewritten') {
-      const foreign = yield* whyNotOurs(fd, size, this.#sessionId)
-      if (foreign !== null) {
-        // Our last write raced their rewrite (it landed after their truncation): its bytes end their file.
-        const raced = yield* this.#expected.endsWithOurs(fd, size)
-        // Not ours any more: never written again. The bytes we wrote are gone, so there is nothing to carry.
-        this.#fd = null
-        yield* closeQuietly(fd)
-        const lost = this.#records.nowHolds({ present: 0, count: 0, exact: true })
-        return { kind: 'overwritten', reason: foreign, raced: raced ? this.#lastWrite.length : 0, ...lost }
-      }
+      const overwritten = yield* this.#overwritten(fd, size)
+      if (overwritten !== null) return overwritten
       const lastUuid = yield* lastUuidOf(fd, size)
       const lost = yield* this.#records.cutTo(fd, size)
       yield* this.#adoptEnd(fd, size, true)
@@ -256,12 +241,27 @@ export class Transcript {
     const size = (yield* io.fstat(fd)).size
     if (size === from) return null
     const match = yield* this.#expected.compare(fd, from, size)
-    if (size < from) return match === 'intact' ? yield* this.#truncatedTo(fd, size) : null
+    // Rewritten by someone else (as their file) before it left: our last write may have raced it.
+    if (match === 'rewritten') return yield* this.#overwritten(fd, size)
+    if (size < from) return yield* this.#truncatedTo(fd, size)
     if (match !== 'interleaved') return null
     // Appended to: let go now, the carry skipping their bytes (a record glued to them is carried whole).
     yield* this.#adoptEnd(fd, size, false)
     yield* this.#rewriteGlued(fd, size, from)
     return null
+  }
+
+  /** The open file (`size` bytes) rewritten in place as a file not ours: let go, nothing carried; else null. */
+  *#overwritten(fd: number, size: number): io.Io<PathCheck | null> {
+    const foreign = yield* whyNotOurs(fd, size, this.#sessionId)
+    if (foreign === null) return null
+    // Our last write raced their rewrite (it landed after their truncation): its bytes end their file.
+    const raced = yield* this.#expected.endsWithOurs(fd, size)
+    // Not ours any more: never written again. The bytes we wrote are gone, so there is nothing to carry.
+    this.#fd = null
+    yield* closeQuietly(fd)
+    const lost = this.#records.nowHolds({ present: 0, count: 0, exact: true })
+    return { kind: 'overwritten', reason: foreign, raced: raced ? this.#lastWrite.length : 0, ...lost }
   }
 
   /** The open file was cut to `size` bytes (what was left of it is ours): counted, and writing goes on after. */
