@@ -3,7 +3,7 @@ import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 
 import { createRecorder, type RecorderError } from '../src/index.js'
-import { nodeFs, type RecorderFs } from '../src/util/recorder-fs.js'
+import { raceOurNextWrite } from './helpers/race-our-next-write.js'
 import { tempDir } from './helpers/temp-dir.js'
 import { readTranscript } from './helpers/transcript.js'
 
@@ -12,32 +12,24 @@ describe('a record glued to an unfinished line someone appended, in a file then 
     const dir = await tempDir()
     const moved = path.join(dir, 'moved-away.jsonl')
     let filePath = ''
-    let armed = false
     // The race, made to happen at a known moment with real file operations: another tool appends an
     // unfinished line just after the recorder's last look at the file and before its write lands; then the
     // file is moved away before the recorder checks it again.
-    const racing: RecorderFs = {
-      ...nodeFs,
-      write: async (fd, buffer, offset, length) => {
-        if (!armed) return nodeFs.write(fd, buffer, offset, length)
-        armed = false
-        fs.appendFileSync(filePath, 'partial line of another tool')
-        const written = await nodeFs.write(fd, buffer, offset, length)
-        fs.renameSync(filePath, moved)
-        return written
-      },
-    }
+    const racing = raceOurNextWrite({
+      before: () => fs.appendFileSync(filePath, 'partial line of another tool'),
+      after: () => fs.renameSync(filePath, moved),
+    })
     const errors: RecorderError[] = []
     const rec = createRecorder({
       dir,
       fileCheckIntervalMs: 60_000,
-      fs: racing,
+      fs: racing.fs,
       onError: (error) => errors.push(error),
     })
     filePath = rec.filePath
     const first = rec.record('chat', { i: 0 })
     await rec.flush()
-    armed = true
+    racing.arm()
     const glued = rec.record('chat', { i: 1 })
     await rec.flush()
     const after = rec.record('chat', { i: 2 })

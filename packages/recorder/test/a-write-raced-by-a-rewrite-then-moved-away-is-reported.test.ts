@@ -3,7 +3,7 @@ import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 
 import { createRecorder, type RecorderError } from '../src/index.js'
-import { nodeFs, type RecorderFs } from '../src/util/recorder-fs.js'
+import { raceOurNextWrite } from './helpers/race-our-next-write.js'
 import { tempDir } from './helpers/temp-dir.js'
 import { readTranscript } from './helpers/transcript.js'
 
@@ -12,31 +12,23 @@ describe('a write of ours that raced someone rewriting the file as theirs, the f
     const dir = await tempDir()
     const moved = path.join(dir, 'theirs.csv')
     let filePath = ''
-    let armed = false
     // The race at a known moment, with real file operations: another tool rewrites the file (`cat x > file`:
     // truncate, write) just after the recorder's last look at it and before its write lands; then moves it.
-    const racing: RecorderFs = {
-      ...nodeFs,
-      write: async (fd, buffer, offset, length) => {
-        if (!armed) return nodeFs.write(fd, buffer, offset, length)
-        armed = false
-        fs.writeFileSync(filePath, 'n')
-        const written = await nodeFs.write(fd, buffer, offset, length)
-        fs.renameSync(filePath, moved)
-        return written
-      },
-    }
+    const racing = raceOurNextWrite({
+      before: () => fs.writeFileSync(filePath, 'n'),
+      after: () => fs.renameSync(filePath, moved),
+    })
     const errors: RecorderError[] = []
     const rec = createRecorder({
       dir,
       fileCheckIntervalMs: 60_000,
-      fs: racing,
+      fs: racing.fs,
       onError: (error) => errors.push(error),
     })
     filePath = rec.filePath
     rec.record('chat', { i: 0 })
     await rec.flush()
-    armed = true
+    racing.arm()
     rec.record('chat', { i: 1 })
     await expect(rec.flush()).rejects.toMatchObject({ code: 'ERR_FOREIGN_FILE' })
     const overwritten = errors.find((error) => error.code === 'ERR_TRANSCRIPT_OVERWRITTEN')

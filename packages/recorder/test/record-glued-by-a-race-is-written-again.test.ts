@@ -2,29 +2,12 @@ import fs from 'node:fs'
 import { describe, expect, it } from 'vitest'
 
 import { createRecorder, type RecorderError } from '../src/index.js'
-import type { RecorderFs } from '../src/util/recorder-fs.js'
-import { fakeFs } from './helpers/fake-fs.js'
+import { raceOurNextWrite } from './helpers/race-our-next-write.js'
 import { tempDir } from './helpers/temp-dir.js'
 
-/**
- * Someone changes the end of the file between the read that checks it and our write (a race of
- * microseconds, made certain here: the fs seam runs their change right before our write reaches the file).
- */
-function beforeOurNextWrite(change: () => void): { fs: RecorderFs; arm: () => void } {
-  let armed = false
-  const fs$ = fakeFs({
-    overrides: {
-      write: (real) => async (fd, buffer, offset, length) => {
-        if (armed) {
-          armed = false
-          change()
-        }
-        return real(fd, buffer, offset, length)
-      },
-    },
-  })
-  return { fs: fs$, arm: () => (armed = true) }
-}
+// Someone changes the end of the file between the read that checks it and our write (a race of
+// microseconds, made certain here: the fs seam runs their change right before our write reaches the file).
+const beforeOurNextWrite = (change: () => void) => raceOurNextWrite({ before: change })
 
 function lines(filePath: string): string[] {
   return fs.readFileSync(filePath, 'utf8').split('\n').slice(0, -1)
