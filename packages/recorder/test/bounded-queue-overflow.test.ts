@@ -39,7 +39,7 @@ describe('bounded memory: maxQueueBytes with an overflow policy', () => {
     let peak = 0
     for (let i = 0; i < 200; i++) {
       uuids.push(rec.record('chat', { i, text: 'm'.repeat(500) }))
-      peak = Math.max(peak, rec.stats().pendingBytes)
+      peak = Math.max(peak, rec.stats().pendingChars)
     }
     const stats = rec.stats()
     expect(stats.overflowEvents).toBeGreaterThan(0)
@@ -102,7 +102,7 @@ describe('bounded memory: maxQueueBytes with an overflow policy', () => {
     expect(refused.length).toBeGreaterThan(0)
     expect(refused[0]).toBeInstanceOf(QueueFullError)
     expect(refused[0]).toMatchObject({ code: 'ERR_RECORDER_QUEUE_FULL' })
-    const pending = rec.stats().pendingBytes
+    const pending = rec.stats().pendingChars
     expect(rec.stats().pendingRecords).toBe(accepted.length)
     // A latched failure is not retried synchronously once per record().
     expect(seam.calls.writeSync).toBe(0)
@@ -129,7 +129,7 @@ describe('bounded memory: maxQueueBytes with an overflow policy', () => {
           expect(error).toBeInstanceOf(QueueFullError)
           refused++
         }
-        peak = Math.max(peak, rec.stats().pendingBytes)
+        peak = Math.max(peak, rec.stats().pendingChars)
       }
       await new Promise((resolve) => setImmediate(resolve))
     }
@@ -151,7 +151,7 @@ describe('bounded memory: maxQueueBytes with an overflow policy', () => {
     uuids.push(rec.record('tool_result', { output: Array.from({ length: 1_000 }, () => 'x'.repeat(100)) }))
     for (let i = 0; i < 20; i++) uuids.push(rec.record('chat', { i, text: 'b'.repeat(500) }))
     expect(rec.stats()).toMatchObject({ overflowEvents: 0, pendingRecords: 22 })
-    expect(rec.stats().pendingBytes).toBeGreaterThan(100_000)
+    expect(rec.stats().pendingChars).toBeGreaterThan(100_000)
     // A second record past the bound finds the first one still queued: the overflow policy applies.
     uuids.push(rec.record('tool_result', { output: 'y'.repeat(50_000) }))
     expect(rec.stats().overflowEvents).toBe(1)

@@ -35,7 +35,7 @@ describe('records handed over stay within the bounds', () => {
     const uuids: string[] = []
     for (let i = 0; i < 8; i++) uuids.push(rec.record('tool_result', structure(50_000), { handOver: true }))
     let most = 0
-    const sampler = setInterval(() => (most = Math.max(most, rec.stats().pendingBytes)), 1)
+    const sampler = setInterval(() => (most = Math.max(most, rec.stats().pendingChars)), 1)
     await rec.close()
     clearInterval(sampler)
     // One line past the bound at most, the others still envelopes waiting for their walk (~300 each).

@@ -37,7 +37,7 @@ describe('strings held by reference are the caller’s memory, bounded apart (ma
       uuids.push(rec.record('chat', { text: `turn ${i}` }))
     }
     expect(rec.stats()).toMatchObject({ overflowEvents: 0 })
-    expect(rec.stats().pendingBytes).toBeGreaterThan(20 * 128 * KiB)
+    expect(rec.stats().pendingChars).toBeGreaterThan(20 * 128 * KiB)
     await rec.close()
     expect(seam.calls.writeSync).toBe(0)
     expect(readTranscript(rec.filePath).map((r) => r.uuid)).toEqual(uuids)

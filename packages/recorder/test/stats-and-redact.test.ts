@@ -12,6 +12,7 @@ describe('observability: stats()', () => {
       recorded: 0,
       persisted: 0,
       pendingRecords: 0,
+      pendingChars: 0,
       pendingBytes: 0,
       heldChars: 0,
       writes: 0,
@@ -25,15 +26,30 @@ describe('observability: stats()', () => {
     for (let i = 0; i < 10; i++) rec.record('event', { i })
     const queued = rec.stats()
     expect(queued).toMatchObject({ recorded: 10, persisted: 0, pendingRecords: 10 })
-    expect(queued.pendingBytes).toBeGreaterThan(10 * 50)
+    expect(queued.pendingChars).toBeGreaterThan(10 * 50)
     await rec.flush()
     const done = rec.stats()
-    expect(done).toMatchObject({ recorded: 10, persisted: 10, pendingRecords: 0, pendingBytes: 0, fsyncs: 1 })
+    expect(done).toMatchObject({ recorded: 10, persisted: 10, pendingRecords: 0, pendingChars: 0, fsyncs: 1 })
     expect(done.writes).toBeGreaterThanOrEqual(1)
     expect(done.maxBatchRecords).toBe(10)
     await rec.close()
     const { size } = await import('node:fs').then((fs) => fs.statSync(rec.filePath))
     expect(rec.stats().bytesWritten).toBe(size)
+  })
+
+  it('pendingBytes is the deprecated name of pendingChars: the same count of UTF-16 code units, not bytes', async () => {
+    const dir = await tempDir()
+    const rec = createRecorder({ dir, meta: false })
+    await rec.ready()
+    // 'é' is one code unit and two UTF-8 bytes: a count of bytes would be 2,000 more.
+    rec.record('event', { text: 'é'.repeat(2_000) })
+    const queued = rec.stats()
+    expect(queued.pendingChars).toBeGreaterThan(2_000)
+    expect(queued.pendingChars).toBeLessThan(2_000 + 300)
+    expect(queued.pendingBytes).toBe(queued.pendingChars)
+    await rec.flush()
+    expect(rec.stats()).toMatchObject({ pendingChars: 0, pendingBytes: 0 })
+    await rec.close()
   })
 })
 

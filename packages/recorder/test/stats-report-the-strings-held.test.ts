@@ -20,10 +20,10 @@ describe('stats().heldChars: the long strings queued records hold by reference',
     // Nothing is written before the writer's first turn.
     const queued = rec.stats()
     expect(queued.heldChars).toBe(screenshot.length + file.length)
-    expect(queued.pendingBytes).toBeGreaterThan(queued.heldChars + 64 * KiB)
+    expect(queued.pendingChars).toBeGreaterThan(queued.heldChars + 64 * KiB)
 
     await rec.flush()
-    expect(rec.stats()).toMatchObject({ heldChars: 0, pendingBytes: 0, pendingRecords: 0 })
+    expect(rec.stats()).toMatchObject({ heldChars: 0, pendingChars: 0, pendingRecords: 0 })
     await rec.close()
   })
 

@@ -47,7 +47,15 @@ export interface RecorderStats {
   readonly persisted: number
   /** Records accepted and not yet written. */
   readonly pendingRecords: number
-  /** Queued text not yet written, in UTF-16 code units (bytes, for ASCII). */
+  /**
+   * Queued text not yet written, in UTF-16 code units (bytes, for ASCII): the recorder's own text plus,
+   * unescaped, the long strings it holds. The unit `maxQueueChars` counts in.
+   */
+  readonly pendingChars: number
+  /**
+   * @deprecated The same figure as {@link pendingChars}, under its old name: it always counted UTF-16 code
+   * units, not bytes. Kept (equal to `pendingChars`) so existing callers go on working.
+   */
   readonly pendingBytes: number
   /**
    * UTF-16 code units of the long strings (64 Ki code units or more) held by reference by the records not

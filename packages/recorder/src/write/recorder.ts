@@ -128,6 +128,8 @@ class SessionRecorder implements Recorder {
       recorded: sequencer.recorded,
       persisted: writer.persisted,
       pendingRecords: queue.pendingRecords,
+      pendingChars: queue.pendingChars,
+      // The deprecated name of pendingChars (it always counted code units).
       pendingBytes: queue.pendingChars,
       heldChars: queue.heldChars,
       writes: transcript.writes,
