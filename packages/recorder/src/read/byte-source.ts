@@ -1,5 +1,7 @@
+import { constants } from 'node:fs'
 import { open, type FileHandle } from 'node:fs/promises'
 import type { Decompress } from 'fzstd'
+import { SessiontapeError } from '../errors.js'
 
 /**
  * The bytes of a transcript, in order, whatever is on disk: the file itself, or the decompressed content of
@@ -25,14 +27,48 @@ export function isCompressed(filePath: string): boolean {
   return filePath.endsWith('.zst')
 }
 
-/** Opens `filePath` for reading from `startOffset` (a decompressed offset for a `.zst` file). Never writes. */
+/**
+ * Opens `filePath` for reading from `startOffset` (a decompressed offset for a `.zst` file). Never writes.
+ * Only a regular file is read: anything else is refused with `ERR_NOT_A_FILE` (a directory with `EISDIR`, as
+ * reading one always failed), since a FIFO or a device never ends (see {@link openRegularFile}).
+ */
 export async function openByteSource(filePath: string, startOffset = 0): Promise<ByteSource> {
-  const handle = await open(filePath, 'r')
+  const handle = await openRegularFile(filePath)
   if (!isCompressed(filePath)) return new FileSource(handle, startOffset)
   try {
     const source = new ZstdSource(handle, (await import('fzstd')).Decompress)
     if (startOffset > 0) await source.skip(startOffset)
     return source
+  } catch (error) {
+    await handle.close()
+    throw error
+  }
+}
+
+/**
+ * `O_NONBLOCK` because opening a FIFO for reading blocks until someone opens it for writing, and it blocks in
+ * libuv's thread pool, where not even `process.exit()` can end it (the exit waits for the thread): a FIFO
+ * planted where a session file is expected would hang the reader and its process for good. On a regular file
+ * the flag changes nothing; the file type is checked on the descriptor itself, so a path swapped after a
+ * `stat()` cannot slip a FIFO or `/dev/zero` (a line that never ends) past it.
+ */
+async function openRegularFile(filePath: string): Promise<FileHandle> {
+  // Windows has no O_NONBLOCK (undefined there) and no FIFOs that block an open.
+  const handle = await open(filePath, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0))
+  try {
+    const info = await handle.stat()
+    if (info.isFile()) return handle
+    if (info.isDirectory()) {
+      throw Object.assign(new Error(`EISDIR: illegal operation on a directory, read '${filePath}'`), {
+        code: 'EISDIR',
+        syscall: 'read',
+        path: filePath,
+      })
+    }
+    throw new SessiontapeError(
+      'ERR_NOT_A_FILE',
+      `${filePath} is not a regular file (a FIFO, a socket or a device); it is not read as a transcript`,
+    )
   } catch (error) {
     await handle.close()
     throw error
