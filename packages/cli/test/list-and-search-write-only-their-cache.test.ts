@@ -59,7 +59,7 @@ describe('list and search write nothing under the listed directories, only their
       expect((await runCliWith({ env }, 'search', 'nothing-like-this')).code).toBe(1)
 
       expect(await snapshot(home)).toEqual(before)
-      expect((await readdir(path.join(cache, 'catalog-v2'))).every((name) => /^\d\d\.bin$/.test(name))).toBe(
+      expect((await readdir(path.join(cache, 'catalog-v3'))).every((name) => /^\d\d\.bin$/.test(name))).toBe(
         true,
       )
     })

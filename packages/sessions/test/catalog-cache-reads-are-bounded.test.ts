@@ -11,13 +11,13 @@ afterEach(() => {
 describe('a cache file is read within a bound, whatever it claims', () => {
   it('a shard far bigger than any we write is not read into memory: it is treated as empty', async () => {
     await withTemp(async (root) => {
-      const dir = path.join(root, 'cache', 'catalog-v2')
+      const dir = path.join(root, 'cache', 'catalog-v3')
       await mkdir(dir, { recursive: true })
-      // A sparse file (no disk used) that starts like a shard whose JSON part is the whole file.
+      // A sparse file (no disk used) that starts like a shard whose index is the whole file.
       const size = MAX_SHARD_BYTES + 64 * 1024 * 1024
       const handle = await open(path.join(dir, '00.bin'), 'w')
       const header = Buffer.alloc(12)
-      header.write('STCAT04\n', 0, 'latin1')
+      header.write('STCAT05\n', 0, 'latin1')
       header.writeUInt32LE(size - 20, 8)
       await handle.write(header, 0, 12, 0)
       await handle.truncate(size)

@@ -9,17 +9,23 @@ import { withTemp, writeClaudeSession } from './helpers/claude-sessions.js'
 const CWD = '/home/dev/app'
 
 async function shardFiles(cacheDir: string): Promise<string[]> {
-  const dir = path.join(cacheDir, 'catalog-v2')
+  const dir = path.join(cacheDir, 'catalog-v3')
   return (await readdir(dir)).map((name) => path.join(dir, name))
 }
 
-/** Damages a shard's filter table (format in src/catalog/cache-store.ts) and leaves its JSON part intact. */
+/** Where a shard's filter table starts (format in src/catalog/cache-store.ts): after its index and digests. */
+function tableStart(bytes: Buffer): number {
+  const digestsLengthAt = 12 + bytes.readUInt32LE(8) + 4
+  return digestsLengthAt + 4 + bytes.readUInt32LE(digestsLengthAt) + 8
+}
+
+/** Damages a shard's filter table and leaves its index and digests intact. */
 async function damageTable(
   file: string,
   how: 'zero the query runs' | 'flip a bit per run' | 'cut',
 ): Promise<void> {
   const bytes = await readFile(file)
-  const tableAt = 12 + bytes.readUInt32LE(8) + 8
+  const tableAt = tableStart(bytes)
   const rows = bytes.readUInt32LE(tableAt - 4)
   if (rows === 0) return
   const pitch = columnBytes(rows) + 4
@@ -55,14 +61,24 @@ describe('the catalog is a cache: deleted or corrupt, it is rebuilt from the fil
 
       const damage: [string, (file: string) => Promise<void>][] = [
         ['deleted', (file) => rm(file)],
-        ['truncated', (file) => writeFile(file, 'STCAT04\n\x10\x00')],
+        ['truncated', (file) => writeFile(file, 'STCAT05\n\x10\x00')],
         ['cut short', async (file) => writeFile(file, (await readFile(file)).subarray(0, 40))],
         [
-          'a byte of its JSON changed',
+          'a byte of its index changed',
           async (file) => {
             const bytes = await readFile(file)
-            // Inside the JSON part (after the 12-byte header): a digit of a count or a letter of a path.
+            // Inside the index (after the 12-byte header): a digit of a size or a letter of a path.
             bytes[12 + Math.floor(bytes.readUInt32LE(8) / 2)]! ^= 0x01
+            await writeFile(file, bytes)
+          },
+        ],
+        [
+          'a byte of its digests changed',
+          async (file) => {
+            const bytes = await readFile(file)
+            // Inside the digests (a count, a title's letter), which a search parses only when asked for.
+            const digestsLengthAt = 12 + bytes.readUInt32LE(8) + 4
+            bytes[digestsLengthAt + 4 + Math.floor(bytes.readUInt32LE(digestsLengthAt) / 2)]! ^= 0x01
             await writeFile(file, bytes)
           },
         ],

@@ -21,15 +21,17 @@ describe('the older catalog-v1 cache is removed, and nothing else', () => {
     })
   })
 
-  it('emptied, the directory goes too', async () => {
+  it('emptied, the directory goes too (catalog-v2 as well)', async () => {
     await withTemp(async (root) => {
       const projects = path.join(root, 'projects')
       const cacheDir = path.join(root, 'cache')
       await writeClaudeSession(projects, ID, '/home/dev/app', [{ user: 'hello', assistant: 'ok' }])
       await mkdir(path.join(cacheDir, 'catalog-v1'), { recursive: true })
       await writeFile(path.join(cacheDir, 'catalog-v1', '05.bin'), 'x')
+      await mkdir(path.join(cacheDir, 'catalog-v2'), { recursive: true })
+      await writeFile(path.join(cacheDir, 'catalog-v2', '05.bin'), 'x')
       await catalogSessions({ dirs: [projects], cacheDir })
-      expect((await readdir(cacheDir)).sort()).toEqual(['catalog-v2'])
+      expect((await readdir(cacheDir)).sort()).toEqual(['catalog-v3'])
     })
   })
 

@@ -1,29 +1,41 @@
 /**
- * The catalog cache on disk: `<cacheDir>/catalog-v2/<nn>.bin`, 32 shards, a session file's entry in the
+ * The catalog cache on disk: `<cacheDir>/catalog-v3/<nn>.bin`, 32 shards, a session file's entry in the
  * shard its path hashes to. The files are the truth; this is a copy that saves reading them again:
  *
- *   "STCAT04\n"                 8 bytes, the format (a different version is ignored and rebuilt)
- *   u32 LE  n, then n bytes     JSON { entries: StoredEntry[] }; an entry with a search filter names its row
- *   u32 LE  checksum of those n bytes (checksum.ts)
+ *   "STCAT05\n"                 8 bytes, the format (a different version is ignored and rebuilt)
+ *   u32 LE  i, then i bytes     the index: a JSON array, one StoredEntry per file (the entry without its
+ *                               digest: path, size, mtime, change time, inode, format, read point,
+ *                               checksums, seenAt, note, first and last times, its filter's bits set and
+ *                               row, and `d`: where its digest is in the digests, in bytes)
+ *   u32 LE  checksum of those i bytes (checksum.ts)
+ *   u32 LE  d, then d bytes     the digests: a JSON array, one per row, in the same order
+ *   u32 LE  checksum of those d bytes
  *   u32 LE  r                   rows: the shard's files that have a filter
  *   FILTER_COLUMNS × (⌈r/8⌉ + 4) the filters transposed (trigram-filter.ts): bucket c's run of r bits (file
- *                               row i at bit i), then a u32 LE check of that run, of c and of the JSON's
+ *                               row i at bit i), then a u32 LE check of that run, of c and of the index's
  *                               checksum — a query reads only its buckets' runs, each checked on its own
  *   u32 LE  r again              (a shard cut short or overwritten at its end does not end with it)
  *
+ * Why an index apart from the digests: a warm search compares every file's stat with its row and orders
+ * the sessions by time, but looks at the digest (id, title, counts, usage) of only the few sessions its
+ * filters let through. Parsing 3,000 digests (3.2 MB of JSON, ~15 MB of objects a short process then
+ * garbage-collects) was the largest part of a warm search; the index is ~0.7 MB of arrays of numbers and
+ * strings, parsed at once, and a digest is parsed from its slice when first asked for (a listing parses
+ * them all, in one JSON.parse).
+ *
  * The table has no checksum over all of it (a search would have to read it all), but every run has its own
- * check, tied to its bucket and to the JSON it belongs to: a run overwritten, zeroed or moved does not
+ * check, tied to its bucket and to the index it belongs to: a run overwritten, zeroed or moved does not
  * check, and then the shard's filters are rebuilt from the files (a damaged run must never rule a file out).
- * A listing reads the JSON part (its first 128 KiB, then the rest of a bigger one); a search reads
- * the JSON part and, through the same open file (so a shard renamed over meanwhile cannot mix in), the runs
- * of its query's buckets — a few dozen bytes each — instead of every file's filter (~28 MB for 3,000
- * sessions, most of a warm search's cost in the format before); a refresh that rewrites a shard reads it
- * whole. A shard that does not read back exactly (short, wrong magic, a length or checksum that does not
- * match, JSON that does not parse) is treated as empty: its sessions are read from their files again and the
- * shard is rewritten; a table that does not read back costs only the filters (rebuilt from the files). A
- * shard is replaced whole by a new file renamed over it (never edited in place), so a reader sees the old
- * shard or the new one; two processes saving the same shard at once each write a complete file, and the
- * later rename wins (what the other one learnt is learnt again on the next run).
+ * A listing or a search reads the index and the digests (the first 128 KiB, then the rest of a bigger
+ * shard); a search reads, through the same open file (so a shard renamed over meanwhile cannot mix in), the
+ * runs of its query's buckets — a few dozen bytes each — instead of every file's filter (~28 MB for 3,000
+ * sessions); a refresh that rewrites a shard reads it whole. A shard that does not read back exactly (short,
+ * wrong magic, a length or checksum that does not match, JSON that does not parse) is treated as empty: its
+ * sessions are read from their files again and the shard is rewritten; a table that does not read back
+ * costs only the filters (rebuilt from the files). A shard is replaced whole by a new file renamed over it
+ * (never edited in place), so a reader sees the old shard or the new one; two processes saving the same
+ * shard at once each write a complete file, and the later rename wins (what the other one learnt is learnt
+ * again on the next run).
  */
 import { randomBytes } from 'node:crypto'
 import { lstat, mkdir, open, readdir, rename, rm, rmdir, writeFile, type FileHandle } from 'node:fs/promises'
@@ -45,10 +57,10 @@ import type { DigestState } from './session-digest.js'
  * each query bucket's run once per shard (32 × ~11 small reads for a 13-letter word).
  */
 export const SHARDS = 32
-const MAGIC = Buffer.from('STCAT04\n')
-const CACHE_SUBDIR = 'catalog-v2'
-/** Caches of an older format, removed when a shard of this one is first saved. */
-const OLD_SUBDIRS = ['catalog-v1']
+const MAGIC = Buffer.from('STCAT05\n')
+const CACHE_SUBDIR = 'catalog-v3'
+/** Caches of older formats, removed when a shard of this one is first saved. */
+const OLD_SUBDIRS = ['catalog-v1', 'catalog-v2']
 /** Entries kept per shard (the least recently seen go first): 32 × 8,192 sessions in all. */
 export const MAX_ENTRIES_PER_SHARD = 8192
 /**
@@ -57,8 +69,9 @@ export const MAX_ENTRIES_PER_SHARD = 8192
  */
 export const MAX_FILTER_ROWS_PER_SHARD = 4096
 /**
- * The first read of a shard (listing or searching): its JSON part is ~1 KiB per session (3,000 sessions in
- * 32 shards: ~100 KiB each); a bigger one takes one more read. A shard about to be rewritten is read whole.
+ * The first read of a shard (listing or searching): its index and digests are ~1.3 KiB per session (3,000
+ * sessions in 32 shards: ~100 KiB each); a bigger one takes one more read. A shard about to be rewritten is
+ * read whole.
  */
 const LIST_FIRST_READ_BYTES = 128 * 1024
 const HEADER_BYTES = MAGIC.length + 4
@@ -86,7 +99,20 @@ export interface CachedEntry {
   /** crc32 of the file's first bytes and of the bytes just before `read.offset`: an append keeps both. */
   readonly head: number
   readonly edge: number
-  readonly digest: DigestState
+  /**
+   * What the file holds (id, title, counts, usage). Read it with {@link digestOf}: an entry a search loaded
+   * has it still as JSON in the shard's digests (`stored`), parsed when first asked for.
+   */
+  readonly digest?: DigestState
+  /** Where the digest of an entry loaded for a search is: the shard's digests part and its byte range. */
+  readonly stored?: Buffer
+  readonly d?: readonly [at: number, length: number]
+  /**
+   * The digest's first and last times (epoch ms, null while none), kept beside it: a search orders and
+   * filters every session by them and asks for the digest of only the sessions it reads.
+   */
+  readonly first: number | null
+  readonly last: number | null
   /** Why the file could not be read (listed anyway, with this note). */
   readonly note?: string
   /** When a run last found this file (ms): the least recently seen are dropped first past a bound. */
@@ -99,13 +125,16 @@ export interface CachedEntry {
   readonly filter?: { readonly set: number; bytes?: Uint8Array; matches?: boolean }
 }
 
-interface StoredEntry extends Omit<CachedEntry, 'filter'> {
+/** One entry in a shard's index: everything but its digest, and where that is. */
+type StoredEntry = Omit<CachedEntry, 'digest' | 'stored' | 'filter'> & {
   readonly filter?: { readonly set: number; readonly row: number }
+  readonly d: readonly [at: number, length: number]
 }
 
 /**
- * What a load reads of a shard: `'entries'` the JSON part (a listing); `'all'` the filters too, as rows (a
- * shard about to be rewritten); buckets (a query's) the JSON part and those buckets' runs only.
+ * What a load reads of a shard: `'entries'` the index and digests (a listing); `'all'` the filters too, as
+ * rows (a shard about to be rewritten); buckets (a query's) the index, the digests (parsed when asked for)
+ * and those buckets' runs only.
  */
 export type LoadFilters = 'entries' | 'all' | readonly number[]
 
@@ -144,16 +173,22 @@ export class CatalogStore {
       if (shardFile === undefined || !(await shardFile.has(HEADER_BYTES))) return entries
       const bytes = shardFile.bytes
       if (!bytes.subarray(0, MAGIC.length).equals(MAGIC)) return entries
-      const jsonLength = bytes.readUInt32LE(MAGIC.length)
-      const jsonAt = HEADER_BYTES
-      // Through the JSON's checksum and the table's row count.
-      if (!(await shardFile.has(jsonAt + jsonLength + 8))) return entries
-      const json = shardFile.bytes.subarray(jsonAt, jsonAt + jsonLength)
-      if (checksum(json) !== shardFile.bytes.readUInt32LE(jsonAt + jsonLength)) return entries
-      const stored = (JSON.parse(json.toString('utf8')) as { entries: StoredEntry[] }).entries
-      const tableAt = jsonAt + jsonLength + 8
-      const rows = shardFile.bytes.readUInt32LE(tableAt - 4)
-      const seed = shardFile.bytes.readUInt32LE(jsonAt + jsonLength)
+      // The index, its checksum and the digests' length; then the digests, their checksum and the row count.
+      const indexLength = bytes.readUInt32LE(MAGIC.length)
+      const indexAt = HEADER_BYTES
+      if (!(await shardFile.has(indexAt + indexLength + 8))) return entries
+      const digestsLength = shardFile.bytes.readUInt32LE(indexAt + indexLength + 4)
+      const digestsAt = indexAt + indexLength + 8
+      const tableAt = digestsAt + digestsLength + 8
+      if (!(await shardFile.has(tableAt))) return entries
+      const all = shardFile.bytes
+      const seed = all.readUInt32LE(indexAt + indexLength)
+      const index = all.subarray(indexAt, indexAt + indexLength)
+      const digests = all.subarray(digestsAt, digestsAt + digestsLength)
+      if (checksum(index) !== seed || checksum(digests) !== all.readUInt32LE(digestsAt + digestsLength))
+        return entries
+      const stored = JSON.parse(index.toString('utf8')) as StoredEntry[]
+      const rows = all.readUInt32LE(tableAt - 4)
       // The table is whole when the file ends where its row count says, with the count again.
       const tableOk =
         rows <= MAX_FILTER_ROWS_PER_SHARD && shardFile.size === tableAt + FILTER_COLUMNS * pitchOf(rows) + 4
@@ -170,10 +205,19 @@ export class CatalogStore {
       } else if (tableOk && typeof filters !== 'string') {
         matching = await shardFile.matchingRows(tableAt, rows, seed, filters)
       }
-      for (const entry of stored) {
-        const { filter } = entry
+      // A listing or a rewrite needs every digest: one parse of them all. A search parses a digest from its
+      // slice when it is first asked for (most of a warm search's entries never are).
+      const parsed =
+        typeof filters === 'string' ? (JSON.parse(digests.toString('utf8')) as DigestState[]) : undefined
+      if (parsed !== undefined && parsed.length !== stored.length) return entries
+      for (let at = 0; at < stored.length; at++) {
+        // The parsed object becomes the entry (no copy of 3,000 entries per run, no property defined per
+        // entry: both cost a short process more than the parse): its filter is replaced, its digest added.
+        const entry = stored[at] as Mutable<CachedEntry> & {
+          filter?: StoredEntry['filter'] | CachedEntry['filter']
+        }
+        const { filter } = entry as StoredEntry
         if (filter !== undefined) {
-          // The parsed object becomes the entry (no copy of 3,000 entries per run): only its filter is replaced.
           const row = filter.row
           const known = Number.isSafeInteger(row) && row >= 0 && row < rows
           let loaded: CachedEntry['filter']
@@ -182,9 +226,11 @@ export class CatalogStore {
             loaded = { set: filter.set, matches: (matching[row >>> 3]! & (1 << (row & 7))) !== 0 }
           // A listing keeps the filter's presence (it is saved again only from a shard read whole).
           else if (known && filters === 'entries') loaded = { set: filter.set }
-          if (loaded === undefined) delete (entry as { filter?: unknown }).filter
-          else (entry as { filter?: CachedEntry['filter'] }).filter = loaded
+          if (loaded === undefined) delete entry.filter
+          else entry.filter = loaded
         }
+        if (parsed !== undefined) entry.digest = parsed[at]!
+        else entry.stored = digests
         entries.set(entry.file, entry)
       }
       return entries
@@ -205,8 +251,18 @@ export class CatalogStore {
   async save(shard: number, entries: Iterable<CachedEntry>): Promise<void> {
     const kept = [...entries].sort((a, b) => b.seenAt - a.seenAt).slice(0, MAX_ENTRIES_PER_SHARD)
     const rows: Uint8Array[] = []
-    const stored: StoredEntry[] = kept.map((entry) => {
-      const { filter, ...rest } = entry
+    // The digests' JSON array, and each digest's byte range in it (from 1: after the `[`).
+    const digestTexts: string[] = []
+    let digestAt = 1
+    const index: StoredEntry[] = kept.map((entry) => {
+      const { filter, digest: _digest, stored: _stored, d: _d, ...rest } = entry
+      const digest = JSON.stringify(digestOf(entry))
+      const length = Buffer.byteLength(digest)
+      // After the comma that separates it from the one before.
+      if (digestTexts.length > 0) digestAt++
+      digestTexts.push(digest)
+      const d = [digestAt, length] as const
+      digestAt += length
       const bytes = filter?.bytes
       if (
         filter === undefined ||
@@ -214,11 +270,12 @@ export class CatalogStore {
         bytes.length !== FILTER_BYTES ||
         rows.length >= MAX_FILTER_ROWS_PER_SHARD
       )
-        return rest
+        return { ...rest, d }
       rows.push(bytes)
-      return { ...rest, filter: { set: filter.set, row: rows.length - 1 } }
+      return { ...rest, filter: { set: filter.set, row: rows.length - 1 }, d }
     })
-    const json = Buffer.from(JSON.stringify({ entries: stored }))
+    const json = Buffer.from(JSON.stringify(index))
+    const digests = Buffer.from(`[${digestTexts.join(',')}]`)
     const seed = checksum(json)
     const pitch = pitchOf(rows.length)
     const table = transpose(rows, pitch)
@@ -228,11 +285,14 @@ export class CatalogStore {
       const at = column * pitch
       view.setUint32(at + stride, runCheck(seed, column, table, at, stride), true)
     }
-    const out = Buffer.allocUnsafe(MAGIC.length + 4 + json.length + 8 + table.length + 4)
+    const out = Buffer.allocUnsafe(MAGIC.length + 4 + json.length + 8 + digests.length + 8 + table.length + 4)
     let at = MAGIC.copy(out, 0)
     at = out.writeUInt32LE(json.length, at)
     at += json.copy(out, at)
     at = out.writeUInt32LE(seed, at)
+    at = out.writeUInt32LE(digests.length, at)
+    at += digests.copy(out, at)
+    at = out.writeUInt32LE(checksum(digests), at)
     at = out.writeUInt32LE(rows.length, at)
     out.set(table, at)
     at += table.length
@@ -259,6 +319,17 @@ export class CatalogStore {
     }
   }
 }
+
+/** An entry's digest: parsed from the shard's digests (and kept) when the entry was loaded for a search. */
+export function digestOf(entry: CachedEntry): DigestState {
+  if (entry.digest !== undefined) return entry.digest
+  const [at, length] = entry.d!
+  const digest = JSON.parse(entry.stored!.toString('utf8', at, at + length)) as DigestState
+  ;(entry as Mutable<CachedEntry>).digest = digest
+  return digest
+}
+
+type Mutable<T> = { -readonly [K in keyof T]: T[K] }
 
 /** A file an older catalog wrote: a shard (`07.bin`) or a temp file of one left by a crash. */
 const OLD_SHARD_NAME = /^\d{2}\.bin(?:\.\d+\.[0-9a-f]{8}\.tmp)?$/

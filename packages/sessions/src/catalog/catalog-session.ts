@@ -4,7 +4,7 @@ import { groupCodexThreads } from '@sessiontape/recorder/internal'
 import { agentOf } from '../formats/index.js'
 import type { Agent, Usage } from '../model.js'
 import { addUsage, ZERO_USAGE } from '../usage/usage.js'
-import type { CachedEntry } from './cache-store.js'
+import { digestOf, type CachedEntry } from './cache-store.js'
 import { transcriptBaseName } from './discover.js'
 
 /** One session as the catalog lists it. */
@@ -42,7 +42,7 @@ export interface CatalogSession {
 
 /** The catalog's view of an entry. */
 export function sessionOf(entry: CachedEntry, subagents?: readonly string[]): CatalogSession {
-  const { digest } = entry
+  const digest = digestOf(entry)
   const isoOf = (ms: number | null): string => new Date(ms ?? entry.mtimeMs).toISOString()
   const problems = digest.problemCount > 0 ? `${digest.problemCount} damaged line(s)` : undefined
   const note =

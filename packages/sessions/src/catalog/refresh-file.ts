@@ -6,7 +6,7 @@ import { fileStatOf, statOf, type FileStat } from '../files/file-stat.js'
 import type { ConversationEvent } from '../model.js'
 import { searchableText } from '../search/searchable-text.js'
 import { addToFilter, newFilter, type TrigramCollector } from '../search/trigram-filter.js'
-import type { CachedEntry } from './cache-store.js'
+import { digestOf, type CachedEntry } from './cache-store.js'
 import { checksum } from './checksum.js'
 import { isCompressedName, type FoundFile } from './discover.js'
 import { canReadTail, readEvents, type ReadPoint } from './read-events.js'
@@ -83,7 +83,7 @@ export async function refreshFile(
     let from: ReadPoint | undefined
     let filter: Uint8Array | undefined
     if (append) {
-      digest = structuredClone(old.digest)
+      digest = structuredClone(digestOf(old))
       format = old.format
       from = old.read
       filter = old.filter?.bytes === undefined ? undefined : Uint8Array.from(old.filter.bytes)
@@ -133,6 +133,8 @@ export async function refreshFile(
       head,
       edge,
       digest,
+      first: digest.first,
+      last: digest.last,
       ...(filterField === undefined ? {} : { filter: filterField }),
     }
     return entry
@@ -195,6 +197,8 @@ function unreadableEntry(
     head: 0,
     edge: 0,
     digest: emptyDigest(),
+    first: null,
+    last: null,
     note,
   }
 }

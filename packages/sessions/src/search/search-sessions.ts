@@ -1,7 +1,7 @@
 import type { TranscriptFormat } from '@sessiontape/recorder'
 import { refreshCatalog } from '../catalog/catalog.js'
 import { sessionOf, type CatalogSession } from '../catalog/catalog-session.js'
-import type { CachedEntry } from '../catalog/cache-store.js'
+import { digestOf, type CachedEntry } from '../catalog/cache-store.js'
 import { CATALOG_OPTION_NAMES, checkCatalogOptions } from '../catalog/options.js'
 import { readEvents } from '../catalog/read-events.js'
 import { agentOf } from '../formats/index.js'
@@ -96,7 +96,7 @@ export async function searchSessions(query: string, options: SearchOptions = {})
     .filter((entry) => entry.note === undefined)
     .map((entry) => {
       const parent = entry.parent === undefined ? undefined : parents.get(entry.parent)
-      return { entry, parent, updated: entry.digest.last ?? entry.mtimeMs }
+      return { entry, parent, updated: entry.last ?? entry.mtimeMs }
     })
     .filter(({ entry, parent }) => passes(filters, parent ?? entry, entry))
     .sort((a, b) => b.updated - a.updated)
@@ -189,9 +189,9 @@ function mayHold(entry: CachedEntry, columns: readonly number[]): boolean {
 /** Session-level filters; `owner` is the session a subagent transcript belongs to (itself otherwise). */
 function passes(filters: Filters, owner: CachedEntry, entry: CachedEntry): boolean {
   if (filters.agents !== undefined && !filters.agents.has(agentOf(owner.format))) return false
-  if (filters.project !== undefined && !(owner.digest.cwd ?? '').includes(filters.project)) return false
+  if (filters.project !== undefined && !(digestOf(owner).cwd ?? '').includes(filters.project)) return false
   // A file without a time goes by its mtime (as its session's createdAt and updatedAt do).
-  const { first, last } = entry.digest
+  const { first, last } = entry
   return (last ?? entry.mtimeMs) >= filters.since && (first ?? entry.mtimeMs) <= filters.until
 }
 
