@@ -10,9 +10,13 @@ export const ZERO_USAGE: Usage = Object.freeze({
   totalTokens: 0,
 })
 
-/** A count as the model holds it: a whole number ≥ 0 (a missing, negative or non-numeric field is 0). */
+/**
+ * A count as the model holds it: a whole number ≥ 0 (a missing, negative or non-numeric field is 0). A count
+ * above `Number.MAX_SAFE_INTEGER` is 0 too: no request used 9 × 10^15 tokens, so it is damage, and adding
+ * one would make every total inexact (1e308 twice is Infinity, which JSON prints as `null`).
+ */
 export function count(value: unknown): number {
-  return typeof value === 'number' && Number.isFinite(value) && value > 0 ? Math.floor(value) : 0
+  return typeof value === 'number' && value > 0 && value <= Number.MAX_SAFE_INTEGER ? Math.floor(value) : 0
 }
 
 /** A `Usage` from its parts; `totalTokens` is always `inputTokens + outputTokens`. */
