@@ -52,7 +52,7 @@ No network, no prices. Reads files, writes nothing.
     FORMAT_OPTION,
     {
       name: 'json',
-      help: 'print { sessions: [{ file, format, agent, sessionId, models, requests, inputTokens, cacheReadInputTokens, cacheCreationInputTokens, outputTokens, reasoningOutputTokens, totalTokens, firstTimestamp, lastTimestamp, problems }], days (--by day), models (--by model), totals: { the same token fields, models, requests }, filesRead, unreadable: [{ file, code, message }] } as JSON',
+      help: 'print { sessions: [{ file, format, agent, sessionId, models, requests, inputTokens, cacheReadInputTokens, cacheCreationInputTokens, outputTokens, reasoningOutputTokens, totalTokens, firstTimestamp, lastTimestamp, problems }], days (--by day), models (--by model), totals: { the same token fields, models, requests }, filesRead, unreadable: [{ file, code, message }], linesNotRead: [{ file, lines }] } as JSON; lines that could not be read are also named on stderr',
     },
   ],
   exitCodes: `0 ok, 2 a path or file could not be read (the rest is still counted and printed) or a bad command line.`,
@@ -97,11 +97,20 @@ No network, no prices. Reads files, writes nothing.
         totals: summary.totals,
         filesRead: summary.filesRead,
         unreadable: summary.unreadable,
+        linesNotRead: summary.linesNotRead,
       })
       return code
     }
     for (const { file, code: why, message } of summary.unreadable) {
       io.err(`sessiontape usage: cannot read ${displayLine(file)} (${why}): ${displayLine(message)}\n`)
+    }
+    // Said, not only counted in --json: a total that silently leaves out a damaged line looks exact.
+    for (const { file, lines } of summary.linesNotRead) {
+      io.err(
+        `sessiontape usage: ${lines} line${lines === 1 ? '' : 's'} of ${displayLine(file)} could not be read ` +
+          `(damaged, cut off or over ${CLI_MAX_LINE_BYTES / 1024 / 1024} MiB); any usage on ${lines === 1 ? 'it' : 'them'} is not counted. ` +
+          `\`sessiontape verify\` lists ${lines === 1 ? 'it' : 'them'}.\n`,
+      )
     }
     const rows =
       by === 'day'

@@ -1,4 +1,4 @@
-import type { FormatOption, TranscriptFormat } from '@sessiontape/recorder'
+import type { FormatOption, ProblemKind, TranscriptFormat } from '@sessiontape/recorder'
 import { sessionFiles } from '../files/session-files.js'
 import { agentOf } from '../formats/index.js'
 import type { Agent, Usage } from '../model.js'
@@ -71,9 +71,17 @@ export interface UsageSummary {
   readonly unreadable: readonly { readonly file: string; readonly code: string; readonly message: string }[]
   /** How many session files were read. */
   readonly filesRead: number
+  /**
+   * Files read with lines that could not be read (not JSON, over `maxLineBytes`, a torn last line): whatever
+   * usage those lines held is not in the totals, so a caller can say so. A file with usage is also in
+   * `sessions`, its `problems` counting these lines and the other damage the reader found.
+   */
+  readonly linesNotRead: readonly { readonly file: string; readonly lines: number }[]
 }
 
 const OPTIONS = ['since', 'until', 'timeZone', 'format', 'signal', 'maxLineBytes'] as const
+/** The problems that leave a line unread: its usage, if it held any, is lost to the totals. */
+const UNREAD_LINE: ReadonlySet<ProblemKind> = new Set(['invalid-json', 'too-long', 'torn-tail'])
 const SYNTHETIC_MODEL = '<synthetic>'
 const UNKNOWN_MODEL = 'unknown'
 
@@ -104,6 +112,7 @@ export async function summarizeUsage(
   const models = new Map<string, { usage: Usage; requests: number }>()
   const total = new Tally()
   const unreadable: { file: string; code: string; message: string }[] = []
+  const linesNotRead: { file: string; lines: number }[] = []
   let filesRead = 0
 
   for await (const found of sessionFiles(list)) {
@@ -114,6 +123,7 @@ export async function summarizeUsage(
     }
     let format: TranscriptFormat = 'sessiontape'
     let problems = 0
+    let unreadLines = 0
     let sessionId: string | undefined
     let first: string | undefined
     let last: string | undefined
@@ -123,7 +133,10 @@ export async function summarizeUsage(
         format: read.format,
         ...(read.signal === undefined ? {} : { signal: read.signal }),
         ...(read.maxLineBytes === undefined ? {} : { maxLineBytes: read.maxLineBytes }),
-        onProblem: () => problems++,
+        onProblem: (problem) => {
+          problems++
+          if (UNREAD_LINE.has(problem.kind)) unreadLines++
+        },
         onFormat: (f) => (format = f),
       })) {
         // The latest session id named wins: a resumed Claude Code file opens with a copy of the previous
@@ -165,6 +178,7 @@ export async function summarizeUsage(
       continue
     }
     filesRead++
+    if (unreadLines > 0) linesNotRead.push({ file: found.file, lines: unreadLines })
     if (session.requests === 0) continue
     sessions.push({
       file: found.file,
@@ -189,6 +203,7 @@ export async function summarizeUsage(
     totals: total.totals(),
     unreadable,
     filesRead,
+    linesNotRead,
   }
 }
 
