@@ -57,9 +57,14 @@ export function pageHead(options: PageOptions): string {
  */
 export const ISLAND_TURNS = 100
 
-/** One island of turns. */
+/** What an island of turns starts with, what separates its turns, and what ends it. */
+export const ISLAND_OPEN = '<script type="application/json" class="st-turns">['
+export const ISLAND_SEPARATOR = ',\n'
+export const ISLAND_CLOSE = ']</script>\n'
+
+/** One island of turns (a streamed export writes the same bytes in pieces: render.ts). */
 export function pageIsland(turns: readonly unknown[]): string {
-  return `<script type="application/json" class="st-turns">[${turns.map(jsonIsland).join(',\n')}]</script>\n`
+  return `${ISLAND_OPEN}${turns.map(jsonIsland).join(ISLAND_SEPARATOR)}${ISLAND_CLOSE}`
 }
 
 /** The script (once, after the first island). */
