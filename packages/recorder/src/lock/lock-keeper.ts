@@ -1,6 +1,17 @@
 import { type RecorderError, RecorderErrorCode, type SessionLockedError } from '../errors.js'
-import { attemptLock, releaseLockAtExitSync } from './session-lock.js'
+import { attemptLock, lockRefreshedAt, refreshLockSync, releaseLockAtExitSync } from './session-lock.js'
 import { errorCode } from '../util/transient-errors.js'
+
+/**
+ * A write may be issued only while the lock's mtime is younger than this share of `lockStaleMs`. The
+ * heartbeat refreshes it every `lockStaleMs / 2`, so in a process whose event loop runs it never gets much
+ * older than that; past three quarters the heartbeat is overdue (the event loop was blocked, the disk
+ * stalled), and a contender — which needs the full `lockStaleMs` without a refresh — may be close. The
+ * quarter left is the margin a write issued under this rule has to land in before anyone can take the lock.
+ */
+const FRESH_SHARE = 0.75
+// How often a writer waiting for an overdue heartbeat looks again: the heartbeat's own stat + utimes.
+const FRESH_POLL_MS = 10
 
 /**
  * Lock states. `off`: `lock: false`. `pending`: not (yet) ours, an attempt may be in flight. `owned`: we
@@ -41,6 +52,50 @@ export class LockKeeper {
   isOurs(): boolean {
     const state = this.#state
     return state === 'off' || state === 'owned' || state === 'held'
+  }
+
+  /**
+   * The lock is ours and provably fresh at `now`: its mtime, as we last set it (see lockRefreshedAt), is
+   * younger than {@link FRESH_SHARE} of `lockStaleMs`. Nobody can have taken it over, and nobody can before
+   * a write issued now lands, unless that write takes more than the rest of `lockStaleMs`. Always true with
+   * `lock: false`.
+   */
+  isFresh(now: number): boolean {
+    if (this.#state === 'off') return true
+    if (!this.isOurs()) return false
+    const refreshedAt = lockRefreshedAt(this.#s.filePath)
+    return refreshedAt !== undefined && now - refreshedAt < this.#s.staleMs * FRESH_SHARE
+  }
+
+  /**
+   * Waits until the lock is fresh again — its heartbeat (proper-lockfile's timer, overdue after the event
+   * loop was blocked) found it still ours and refreshed it — or is no longer ours (the heartbeat found it
+   * taken: a compromise). Bounded by `lockStaleMs`: a heartbeat that neither refreshes nor gives up by then
+   * fails this attempt (ERR_RECORDER_LOCK_FAILED; the records stay queued and are retried).
+   */
+  async untilFresh(): Promise<void> {
+    const deadline = Date.now() + this.#s.staleMs
+    while (this.isOurs() && !this.isFresh(Date.now())) {
+      if (Date.now() >= deadline) {
+        throw this.#s.error(
+          RecorderErrorCode.LOCK_FAILED,
+          `the session lock has not been refreshed for ${this.#s.staleMs} ms: nothing is written until its heartbeat confirms it is still ours`,
+          undefined,
+        )
+      }
+      // Unref'd: this wait must not keep the process alive; if it ends, the exit drain decides synchronously.
+      await new Promise((resolve) => setTimeout(resolve, FRESH_POLL_MS).unref())
+    }
+  }
+
+  /**
+   * For a synchronous write: whether the lock is provably fresh now. At exit (`exiting`: no later tick will
+   * run the heartbeat) a lock that is not is refreshed synchronously if it is provably still ours and not yet
+   * stale (see refreshLockSync); elsewhere the caller fails and the background loop waits for the heartbeat.
+   */
+  freshForSyncWrite(exiting: boolean): boolean {
+    if (this.isFresh(Date.now())) return true
+    return exiting && this.isOurs() && refreshLockSync(this.#s.filePath, this.#s.staleMs)
   }
 
   start(sync: boolean): void {

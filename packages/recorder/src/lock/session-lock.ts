@@ -74,6 +74,18 @@ export interface LockDirIdentity {
 // directory at the lock path with to tell whether its lock was taken over (see write/custody.ts).
 const madeDirs = new Map<string, LockDirIdentity>()
 
+/** What this process last made the lock directory's mtime, while it held it. */
+interface Refresh {
+  // The directory's birth time: with dev and ino, it tells our directory from one made again in its place
+  // (ext4 hands a removed directory's inode to the next one made).
+  readonly birthtimeMs: number
+  // The mtime contenders read: they take the lock over once it is `lockStaleMs` older than their clock.
+  readonly mtimeMs: number
+}
+
+// By lock path, for the locks this process holds: when each was last made fresh (see lockRefreshedAt).
+const refreshes = new Map<string, Refresh>()
+
 // One adapter for the whole process: proper-lockfile caches the file system's mtime precision on it. Its
 // mkdir is synchronous and puts the owner on record in the same breath, every time a lock directory is made
 // (at create, when a dead holder's lock is taken over, when a lost lock is taken again), between an intent
@@ -89,6 +101,61 @@ const lockFs = {
     }
     process.nextTick(callback, makeLockDirSync(lockPath))
   },
+  // proper-lockfile's heartbeat (and its mtime probe) refresh the lock through this. It refreshes by path,
+  // after a stat that compared only the mtime: a lock taken over between that stat and this call would have
+  // *their* directory refreshed (and them judged compromised by their own heartbeat) while we go on. So the
+  // directory at the path must be ours before (else proper-lockfile is told it is gone: its ENOENT ends the
+  // lock as compromised) and after the call; each refresh of ours is noted, so a writer can tell whether its
+  // lock is provably fresh before it writes (see lockRefreshedAt).
+  utimes(
+    target: string,
+    atime: Date | number,
+    mtime: Date | number,
+    callback: (error: NodeJS.ErrnoException | null) => void,
+  ): void {
+    const known = refreshes.get(target)
+    if (known === undefined) {
+      fs.utimes(target, atime, mtime, callback)
+      return
+    }
+    fs.lstat(target, (beforeError, before) => {
+      if (beforeError === null && !isOurDir(target, before, known)) {
+        callback(
+          Object.assign(new Error(`the lock directory ${target} was made again by someone else`), {
+            code: 'ENOENT',
+          }),
+        )
+        return
+      }
+      fs.utimes(target, atime, mtime, (error) => {
+        if (error !== null) {
+          callback(error)
+          return
+        }
+        fs.lstat(target, (afterError, after) => {
+          if (afterError === null && isOurDir(target, after, known))
+            refreshes.set(target, { birthtimeMs: known.birthtimeMs, mtimeMs: timeMs(mtime) })
+          callback(null)
+        })
+      })
+    })
+  },
+}
+
+/** The directory found at `lockPath` is the one this process made there (dev, inode and birth time). */
+function isOurDir(lockPath: string, found: fs.Stats, known: Refresh): boolean {
+  const made = madeDirs.get(lockPath)
+  return (
+    made !== undefined &&
+    found.dev === made.dev &&
+    found.ino === made.ino &&
+    found.birthtimeMs === known.birthtimeMs
+  )
+}
+
+/** A time as `fs.utimes` takes it (a Date, or seconds) in milliseconds. */
+function timeMs(time: Date | number): number {
+  return time instanceof Date ? time.getTime() : time * 1000
 }
 
 /**
@@ -103,6 +170,7 @@ function makeLockDirSync(lockPath: string): NodeJS.ErrnoException | null {
     fs.mkdirSync(lockPath, { mode: LOCK_DIR_MODE })
     const made = fs.lstatSync(lockPath)
     madeDirs.set(lockPath, { dev: made.dev, ino: made.ino })
+    refreshes.set(lockPath, { birthtimeMs: made.birthtimeMs, mtimeMs: made.mtimeMs })
     if (writeLockOwnerSync(lockPath)) removeIntentSync(intent)
     else if (intent !== null) keptIntents.set(lockPath, intent)
     return null
@@ -118,9 +186,47 @@ export function madeLockDir(filePath: string): LockDirIdentity | undefined {
   return madeDirs.get(lockPathOf(filePath))
 }
 
+/**
+ * The mtime (ms since the epoch) this process last gave the lock directory of `filePath`, while holding it
+ * (when it made the directory, then at each heartbeat that found it still ours); undefined if it holds no
+ * such lock. A contender takes the lock over only once this is `lockStaleMs` older than its clock.
+ */
+export function lockRefreshedAt(filePath: string): number | undefined {
+  return refreshes.get(lockPathOf(filePath))?.mtimeMs
+}
+
+/**
+ * At exit, when the heartbeat is overdue (no later tick will run it): makes the lock fresh synchronously if
+ * it is provably still ours and not yet stale — our directory at the path (dev, inode and birth time) with
+ * the mtime we last gave it (a contender's takeover makes a new directory: another birth time, another
+ * mtime), younger than `staleMs` (no contender can have judged it stale yet). True when it did.
+ */
+export function refreshLockSync(filePath: string, staleMs: number): boolean {
+  const lockPath = lockPathOf(filePath)
+  const known = refreshes.get(lockPath)
+  if (known === undefined) return false
+  try {
+    const found = fs.lstatSync(lockPath)
+    const ours =
+      isOurDir(lockPath, found, known) &&
+      // mtimeMs may carry a fraction the Date we set did not: the same millisecond is the same mtime.
+      Math.abs(found.mtimeMs - known.mtimeMs) < 1
+    const now = Date.now()
+    if (!ours || now - known.mtimeMs >= staleMs) return false
+    const mtime = new Date(now)
+    fs.utimesSync(lockPath, mtime, mtime)
+    refreshes.set(lockPath, { birthtimeMs: known.birthtimeMs, mtimeMs: now })
+    return true
+  } catch {
+    // Gone, or not refreshable: not provably ours.
+    return false
+  }
+}
+
 /** The lock is released: an intent kept in place of its owner file goes with it. */
 function dropKeptIntent(lockPath: string): void {
   madeDirs.delete(lockPath)
+  refreshes.delete(lockPath)
   const intent = keptIntents.get(lockPath)
   if (intent === undefined) return
   keptIntents.delete(lockPath)

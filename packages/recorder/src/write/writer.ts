@@ -154,13 +154,25 @@ export class Writer {
     this.#opening = false
   }
 
+  /**
+   * Before every write call (and open): the lock must be ours and provably fresh. A holder whose event loop
+   * was blocked past its heartbeat writes nothing until that heartbeat has run — it either finds the lock
+   * still ours and refreshes it, or finds it taken over (a compromise: then the lock is taken again and the
+   * file checked, or the session is someone else's). Asking only whether the file grew is not enough: the
+   * other writer's append can land between that read and our write.
+   */
   async #lockAsync(): Promise<boolean> {
     const lock = this.#s.lock
-    if (lock.isOurs()) return this.#s.custody.mustCheck
-    await lock.settle()
-    if (this.#stopped) throw io.TAKEN_OVER
-    lock.checkTaken()
-    return this.#s.custody.mustCheck
+    for (;;) {
+      if (!lock.isOurs()) {
+        await lock.settle()
+        if (this.#stopped) throw io.TAKEN_OVER
+        lock.checkTaken()
+      }
+      if (lock.isFresh(Date.now())) return this.#s.custody.mustCheck
+      await lock.untilFresh()
+      if (this.#stopped) throw io.TAKEN_OVER
+    }
   }
 
   /**
@@ -204,6 +216,13 @@ export class Writer {
               throw (
                 this.#latch.failure ??
                 this.#s.error(RecorderErrorCode.LOCK_COMPROMISED, 'lost the session lock', undefined)
+              )
+            // A synchronous drain cannot wait for the heartbeat: not provably fresh, nothing is written.
+            if (!this.#s.lock.freshForSyncWrite(exiting))
+              throw this.#s.error(
+                RecorderErrorCode.LOCK_FAILED,
+                'the session lock is overdue for its refresh (the event loop was blocked): nothing is written synchronously until its heartbeat confirms it is still ours',
+                undefined,
               )
             return this.#s.custody.mustCheck
           },
