@@ -1,5 +1,11 @@
 import { type RecorderError, RecorderErrorCode, type SessionLockedError } from '../errors.js'
-import { attemptLock, lockRefreshedAt, refreshLockSync, releaseLockAtExitSync } from './session-lock.js'
+import {
+  attemptLock,
+  forgetLockDir,
+  lockRefreshedAt,
+  refreshLockSync,
+  releaseLockAtExitSync,
+} from './session-lock.js'
 import { errorCode } from '../util/transient-errors.js'
 
 /**
@@ -115,6 +121,12 @@ export class LockKeeper {
       },
       (error: unknown) => {
         this.#attempt = null
+        // Made by us (and maybe written under) but lost before proper-lockfile had finished taking it — its
+        // first look found another directory at the path: a compromise, not a lock never had.
+        if (this.#state === 'owned') {
+          this.#compromised(error instanceof Error ? error : new Error(String(error)))
+          return
+        }
         if (errorCode(error) === 'ELOCKED') {
           this.#state = 'locked'
           this.#error = this.#s.lockedError(error)
@@ -157,6 +169,7 @@ export class LockKeeper {
     // again; onCompromised tells the write core, which checks the file before it writes on.
     this.#state = 'lost'
     this.#release = null
+    forgetLockDir(this.#s.filePath)
     this.#s.onCompromised(this.#s.error(RecorderErrorCode.LOCK_COMPROMISED, 'lost the session lock', error))
   }
 

@@ -101,6 +101,23 @@ const lockFs = {
     }
     process.nextTick(callback, makeLockDirSync(lockPath))
   },
+  // proper-lockfile removes the lock directory by path: to release it, to take a stale one over, and when
+  // its mtime probe fails right after it was made. A directory this process made and holds, found replaced
+  // at the path, is someone else's lock now (they took ours over): it is left alone, never removed.
+  rmdir(target: string, callback: (error: NodeJS.ErrnoException | null) => void): void {
+    const known = refreshes.get(target)
+    if (known === undefined) {
+      fs.rmdir(target, callback)
+      return
+    }
+    fs.lstat(target, (lstatError, found) => {
+      if (lstatError === null && !isOurDir(target, found, known)) {
+        process.nextTick(callback, null)
+        return
+      }
+      fs.rmdir(target, callback)
+    })
+  },
   // proper-lockfile's heartbeat (and its mtime probe) refresh the lock through this. It refreshes by path,
   // after a stat that compared only the mtime: a lock taken over between that stat and this call would have
   // *their* directory refreshed (and them judged compromised by their own heartbeat) while we go on. So the
@@ -221,6 +238,17 @@ export function refreshLockSync(filePath: string, staleMs: number): boolean {
     // Gone, or not refreshable: not provably ours.
     return false
   }
+}
+
+/**
+ * The lock of `filePath` was lost (taken over, removed): what this process knew of the directory it had made
+ * there is forgotten, so the directory now at the path — someone else's — is never taken for ours, and one
+ * that goes stale can be taken over like anyone's.
+ */
+export function forgetLockDir(filePath: string): void {
+  const lockPath = lockPathOf(filePath)
+  madeDirs.delete(lockPath)
+  refreshes.delete(lockPath)
 }
 
 /** The lock is released: an intent kept in place of its owner file goes with it. */

@@ -50,7 +50,7 @@ export async function repairTornTail(
   const locked = await withSessionLock(filePath, () =>
     io.runAsync(appendRecovery(filePath, options.validLength), {
       fs: nodeFs,
-      lock: () => Promise.resolve(false),
+      lock: () => Promise.resolve('ok' as const),
       isCurrent: () => true,
     }),
   )
@@ -63,7 +63,7 @@ export async function repairTornTail(
  */
 export function repairTornTailSync(filePath: string, options: RepairTornTailOptions = {}): TornTailRepair {
   checkValidLength(options)
-  return io.runSync(appendRecovery(filePath, options.validLength), { fs: nodeFs, lock: () => false })
+  return io.runSync(appendRecovery(filePath, options.validLength), { fs: nodeFs, lock: () => 'ok' as const })
 }
 
 function* appendRecovery(filePath: string, validLengthGiven: number | undefined): io.Io<TornTailRepair> {

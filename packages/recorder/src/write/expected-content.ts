@@ -50,6 +50,32 @@ export class ExpectedContent {
     return this.#tail
   }
 
+  /**
+   * After a change we accept (a cut, an append): only the end is read again. The first line is the file's
+   * identity, and it is kept as we know it — a cut into it leaves only its start — never read again: a
+   * `cat other > file` landing between the check that accepted the change and that read would make us take
+   * their first line for ours, and write on into their file.
+   */
+  *adoptEnd(fd: number, size: number): io.Io<Buffer> {
+    if (size < this.#head.length) this.#head = this.#head.subarray(0, size)
+    this.#tail = yield* bytesAt(fd, size - Math.min(TAIL_BYTES, size), Math.min(TAIL_BYTES, size))
+    return this.#tail
+  }
+
+  /** The file's first line as it is now, not yet taken as the expectation (see {@link takeHead}). */
+  *readHead(fd: number, size: number): io.Io<Buffer> {
+    return firstLineOf(yield* bytesAt(fd, 0, Math.min(HEAD_BYTES, size)))
+  }
+
+  /**
+   * A file rewritten in place with this session's records has a first line of its own: `head` (read by
+   * {@link readHead} *before* the check that found the file ours, so a rewrite landing after that read is
+   * one the next check sees) becomes the expectation.
+   */
+  takeHead(head: Buffer): void {
+    this.#head = head
+  }
+
   /** `bytes` of ours landed at `base`. */
   landed(base: number, bytes: Uint8Array): void {
     if (bytes.length === 0) return

@@ -101,9 +101,15 @@ export function* syncDir(path: string): Io<void> {
 export function* sleep(ms: number): Io<void> {
   yield { op: 'sleep', ms }
 }
-/** Returns true when the lock had been lost and was just taken again (the caller must re-check the file). */
-export function* requireLock(): Io<boolean> {
-  return (yield { op: 'lock' }) === true
+/**
+ * What taking the lock before a write found. `ok`: write. `recheck`: it had been lost and was just taken
+ * again — the file must be checked (Custody decides) before anything is written. `reread`: it was overdue for
+ * its refresh and its heartbeat has just confirmed it — the file may have changed during the wait, so it is
+ * looked at again first.
+ */
+export type LockOutcome = 'ok' | 'recheck' | 'reread'
+export function* requireLock(): Io<LockOutcome> {
+  return (yield { op: 'lock' }) as LockOutcome
 }
 
 /**
@@ -206,16 +212,16 @@ export const TAKEN_OVER = new Error('taken over by a synchronous drain')
 
 export interface AsyncDriver {
   readonly fs: RecorderFs
-  /** Waits until the lock is ours; throws why it is not. True when it was lost and has just been retaken. */
-  readonly lock: () => Promise<boolean>
+  /** Waits until the lock is ours and provably fresh; throws why it is not. */
+  readonly lock: () => Promise<LockOutcome>
   /** False once a synchronous drain has taken the core's state over: this run must stop touching it. */
   readonly isCurrent: () => boolean
 }
 
 export interface SyncDriver {
   readonly fs: RecorderFs
-  /** Throws unless the lock is ours right now (a synchronous drain cannot wait for it). */
-  readonly lock: () => void
+  /** Throws unless the lock is ours and provably fresh right now (a synchronous drain cannot wait for it). */
+  readonly lock: () => LockOutcome
 }
 
 /**

@@ -4,6 +4,7 @@ import { RecorderErrorCode } from '../errors.js'
 import { OWNERSHIP_PREFIX_BYTES, ownershipOfPrefix } from '../format/file-ownership.js'
 import type { FileIdentity } from '../util/recorder-fs.js'
 import { errorCode } from '../util/transient-errors.js'
+import type { ExpectedContent } from './expected-content.js'
 import { bytesAt, sessionOfPrefix } from './file-scan.js'
 import * as io from './io.js'
 import type { ErrorFactory } from './path-outcome.js'
@@ -83,7 +84,8 @@ export class TranscriptDir {
 /**
  * The file just opened as `fd`, once it may be used: a regular file, empty or one of this session's. Throws
  * (a `RecorderError`) otherwise; the caller closes `fd`. `reopen`: the path named another file before
- * (ours, then deleted or replaced), so whoever put this one there may still be writing it.
+ * (ours, then deleted or replaced), so whoever put this one there may still be writing it. Its first line
+ * and last bytes become `expected`'s expectation; returned with its last bytes.
  */
 export function* inspectOpened(
   fd: number,
@@ -91,7 +93,8 @@ export function* inspectOpened(
   reopen: boolean,
   sessionId: string,
   error: ErrorFactory,
-): io.Io<FileIdentity> {
+  expected: ExpectedContent,
+): io.Io<{ stats: FileIdentity; tail: Buffer }> {
   let stats = yield* io.fstat(fd)
   // An empty file someone else put where ours was may be their `cat other > file` between its truncation
   // and its writes (see until-still.ts): looked at until it is still before anything is decided or written.
@@ -109,7 +112,11 @@ export function* inspectOpened(
       undefined,
     )
   }
-  if (stats.size === 0) return stats
+  // What the file is known by from now on (its first line, its last bytes) is read first, the verdict that
+  // it is ours after: a `cat other > file` landing between the two is then found by the verdict (or, after
+  // it, by the next check) — never adopted as what we expect there.
+  const tail = yield* expected.adopt(fd, stats.size)
+  if (stats.size === 0) return { stats, tail }
   // A file we did not write is never written: its first line must be one of this session's records.
   const foreign = yield* whyNotOurs(fd, stats.size, sessionId)
   if (foreign !== null) {
@@ -119,7 +126,7 @@ export function* inspectOpened(
       undefined,
     )
   }
-  return stats
+  return { stats, tail }
 }
 
 /** Why the file open as `fd` (`size` bytes, not empty) is not one of this session's, or null if it is. */

@@ -28,7 +28,10 @@ export interface WriteHost {
   readonly counts: WriteCounts
   /** The size of the file as our writes left it: where the next bytes land. */
   size(): number
-  /** Before each write call: the lock was lost since the file was last checked (the call must not be made). */
+  /**
+   * Before each write call: the call must not be made — the lock was lost since the file was last checked,
+   * or it was overdue and the file changed while its heartbeat was awaited.
+   */
   lockLost(): io.Io<boolean>
   /** `bytes` of ours landed at the end of the file (`size` grows by their length). */
   landed(bytes: Uint8Array): void
@@ -59,7 +62,7 @@ export function* writeAll(
       host.failed(fd, false)
       throw host.error(
         RecorderErrorCode.LOCK_COMPROMISED,
-        'the session lock was lost while writing and taken again; the transcript is checked before writing on',
+        'the session lock was lost while writing (or overdue for its refresh while the transcript changed); the transcript is checked before writing on',
         undefined,
       )
     }

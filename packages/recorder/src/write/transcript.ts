@@ -74,7 +74,7 @@ export class Transcript {
     error: (...args) => this.#error(...args),
     counts: this.#counts,
     size: () => this.#size,
-    lockLost: () => io.requireLock(),
+    lockLost: () => this.#lockLost(),
     landed: (bytes) => {
       if (bytes.length > 0)
         this.#lastWrite = { length: bytes.length, lineStart: this.#size === this.#lineEnd }
@@ -146,8 +146,9 @@ export class Transcript {
     let stats: FileIdentity
     let endsWithNewline = true
     try {
-      stats = yield* inspectOpened(fd, created, this.#records.began, this.#sessionId, this.#error)
-      const tail = yield* this.#expected.adopt(fd, stats.size)
+      const ins = [fd, created, this.#records.began, this.#sessionId, this.#error, this.#expected] as const
+      const { stats: found, tail } = yield* inspectOpened(...ins)
+      stats = found
       endsWithNewline = tail.length === 0 || tail[tail.length - 1] === NEWLINE
       if (this.#carry !== null) yield* planCarry(this.#carry, fd, stats.size, created)
       yield* this.#records.opened(fd, stats.size)
@@ -214,8 +215,11 @@ export class Transcript {
       return { kind: 'same' }
     }
     if (match === 'rewritten') {
+      // Read before the check that the file is ours, not after: see ExpectedContent.takeHead.
+      const head = yield* this.#expected.readHead(fd, size)
       const overwritten = yield* this.#overwritten(fd, size)
       if (overwritten !== null) return overwritten
+      this.#expected.takeHead(head)
       const lastUuid = yield* lastUuidOf(fd, size)
       const lost = yield* this.#records.cutTo(fd, size)
       yield* this.#adoptEnd(fd, size, true)
@@ -301,12 +305,19 @@ export class Transcript {
     return yield* this.#expected.endsAsExpected(this.#fd, this.#size)
   }
 
+  /** Before each write call: the call must not be made (see io.LockOutcome; the next attempt checks first). */
+  *#lockLost(): io.Io<boolean> {
+    const outcome = yield* io.requireLock()
+    // Confirmed only after a wait: bytes someone wrote meanwhile must not have ours glued after them.
+    return outcome === 'recheck' || (outcome === 'reread' && !(yield* this.unchanged()))
+  }
+
   /** The file is `size` bytes long now, and writing goes on after whatever ends it, on a line of its own. */
   *#adoptEnd(fd: number, size: number, allVerified: boolean): io.Io<void> {
     this.#size = size
     this.#lineEnd = allVerified ? size : Math.min(this.#lineEnd, size)
     this.#verifiedLineEnd = allVerified ? size : Math.min(this.#verifiedLineEnd, size)
-    const tail = yield* this.#expected.adopt(fd, size)
+    const tail = yield* this.#expected.adoptEnd(fd, size)
     // Whoever changed it may have left it ending inside a line: ours start on a line of their own.
     this.#needsNewline = tail.length > 0 && tail[tail.length - 1] !== NEWLINE
   }

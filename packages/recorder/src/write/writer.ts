@@ -161,15 +161,17 @@ export class Writer {
    * file checked, or the session is someone else's). Asking only whether the file grew is not enough: the
    * other writer's append can land between that read and our write.
    */
-  async #lockAsync(): Promise<boolean> {
+  async #lockAsync(): Promise<io.LockOutcome> {
     const lock = this.#s.lock
+    let waited = false
     for (;;) {
       if (!lock.isOurs()) {
         await lock.settle()
         if (this.#stopped) throw io.TAKEN_OVER
         lock.checkTaken()
       }
-      if (lock.isFresh(Date.now())) return this.#s.custody.mustCheck
+      if (lock.isFresh(Date.now())) return this.#s.custody.mustCheck ? 'recheck' : waited ? 'reread' : 'ok'
+      waited = true
       await lock.untilFresh()
       if (this.#stopped) throw io.TAKEN_OVER
     }
@@ -217,14 +219,16 @@ export class Writer {
                 this.#latch.failure ??
                 this.#s.error(RecorderErrorCode.LOCK_COMPROMISED, 'lost the session lock', undefined)
               )
-            // A synchronous drain cannot wait for the heartbeat: not provably fresh, nothing is written.
-            if (!this.#s.lock.freshForSyncWrite(exiting))
-              throw this.#s.error(
-                RecorderErrorCode.LOCK_FAILED,
-                'the session lock is overdue for its refresh (the event loop was blocked): nothing is written synchronously until its heartbeat confirms it is still ours',
-                undefined,
-              )
-            return this.#s.custody.mustCheck
+            if (this.#s.custody.mustCheck) return 'recheck'
+            if (this.#s.lock.isFresh(Date.now())) return 'ok'
+            // A synchronous drain cannot wait for the heartbeat: at exit the lock is refreshed here if it is
+            // provably still ours (then the file is looked at again), else nothing is written.
+            if (this.#s.lock.freshForSyncWrite(exiting)) return 'reread'
+            throw this.#s.error(
+              RecorderErrorCode.LOCK_FAILED,
+              'the session lock is overdue for its refresh (the event loop was blocked): nothing is written synchronously until its heartbeat confirms it is still ours',
+              undefined,
+            )
           },
         })
       } while (this.#s.queue.headPending && goal.writeMore())
