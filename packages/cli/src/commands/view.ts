@@ -41,7 +41,7 @@ export const viewCommand: Command = {
   usage: 'view <file-or-dir> [--port <n>] [--no-open] [--format <f>]',
   description: `
 Serves the export's page on 127.0.0.1 (never another address) and prints its URL as the first line
-of stdout. Given a folder, it lists the sessions under it, newest first. A session's page comes with
+of stdout (with --json, that line is {"url": "…"}). Given a folder, it lists the sessions under it, newest first. A session's page comes with
 its first turns and gets the rest as the file is read, so a long session shows at once. The page
 follows the session live (only appended bytes are read): records appended to it appear within a
 second, without a reload; a rewind marks the abandoned turns as a side branch; a last line still
@@ -94,7 +94,8 @@ problems. Read-only: nothing is written anywhere. Runs until Ctrl-C.
         throw error
       },
     )
-    io.out(`${viewer.url}\n`)
+    // One line either way: a script reads the first line as soon as it arrives, and the server keeps running.
+    io.out(values.json === true ? `${JSON.stringify({ url: viewer.url })}\n` : `${viewer.url}\n`)
     if (values['no-open'] !== true) await openBrowser(viewer.url)
     if (!io.signal.aborted)
       await new Promise<void>((resolve) =>
