@@ -129,6 +129,9 @@ async function listWithCatalog(
   let cacheProblem: string | undefined
   const sessions = await catalogSessions({
     ...(dirs.length === 0 ? {} : { dirs, walk: 'shallow' as const }),
+    // This process does nothing else meanwhile: synchronous stats and cache reads spare a thread-pool round
+    // trip per file (docs/search.md, "What a warm call costs").
+    blocking: true,
     signal,
     onCacheError: (error) => {
       cacheProblem ??= `the catalog cache could not be saved (${(error as NodeJS.ErrnoException).code ?? String(error)}); listing is slower until it can`

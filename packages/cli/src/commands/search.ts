@@ -95,6 +95,9 @@ every hit is found by reading the session, so none is missed. Nothing is written
       ...(until === undefined ? {} : { until }),
       ...(roles.length === 0 ? {} : { role: roles as (SearchRole | 'tool')[] }),
       limit,
+      // This process does nothing else meanwhile: synchronous stats and cache reads spare a thread-pool
+      // round trip per file (docs/search.md, "What a warm call costs").
+      blocking: true,
       signal: io.signal,
       onCacheError: (error) => {
         cacheProblem ??= `the search index could not be saved (${(error as NodeJS.ErrnoException).code ?? String(error)}); the next search reads the sessions again`

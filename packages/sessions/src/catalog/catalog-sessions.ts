@@ -14,6 +14,7 @@ export async function catalogSessions(options: CatalogOptions = {}): Promise<Cat
   const { entries } = await refreshCatalog(checked.dirs, {
     cacheDir: checked.cacheDir,
     walk: checked.walk,
+    blocking: checked.blocking,
     signal: checked.signal,
     onCacheError: checked.onCacheError,
   })

@@ -16,6 +16,8 @@ export interface RefreshedCatalog {
 export interface RefreshOptions {
   readonly cacheDir: string
   readonly walk: WalkMode
+  /** Synchronous walk, `stat`s and cache reads (see `CatalogOptions.blocking`). */
+  readonly blocking?: boolean
   /**
    * A search's trigram buckets (`queryColumns`): every file's search filter is built (or brought up to
    * date), and each entry says whether its filter has them all (`filter.matches`, or its row `bytes` when
@@ -49,10 +51,11 @@ export async function refreshCatalog(
   options: RefreshOptions,
 ): Promise<RefreshedCatalog> {
   const now = options.now ?? Date.now
-  const store = new CatalogStore(options.cacheDir)
+  const blocking = options.blocking === true
+  const store = new CatalogStore(options.cacheDir, blocking)
   const found = new Map<string, FoundFile>()
   for (const dir of dirs) {
-    for (const file of await findTranscripts(dir, options.walk))
+    for (const file of await findTranscripts(dir, options.walk, blocking))
       if (!found.has(file.file)) found.set(file.file, file)
   }
   const byShard = new Map<number, FoundFile[]>()
@@ -70,14 +73,14 @@ export async function refreshCatalog(
   const shards = [...byShard.keys()]
   const withFilters = options.query !== undefined
   // Every shard's entries (and a search's buckets) and every file's stat, all at once (all of it waits on
-  // the thread pool): the work left is the files that changed.
+  // the thread pool, unless blocking): the work left is the files that changed.
   const loaded = new Map<number, Map<string, CachedEntry>>()
   const infos = new Map<string, FileStat | undefined>()
   await Promise.all([
     inBatches(shards, IO_CONCURRENCY, async (shard) => {
       loaded.set(shard, await store.load(shard, options.query ?? 'entries'))
     }),
-    statAll([...found.keys()], STAT_CONCURRENCY).then((all) => {
+    statAll([...found.keys()], blocking ? 'blocking' : STAT_CONCURRENCY).then((all) => {
       let at = 0
       for (const file of found.keys()) infos.set(file, all[at++])
     }),

@@ -1,4 +1,5 @@
 import type { Dirent } from 'node:fs'
+import { readdirSync } from 'node:fs'
 import { readdir } from 'node:fs/promises'
 import path from 'node:path'
 import { inBatches } from './in-batches.js'
@@ -54,18 +55,19 @@ export function isCompressedName(file: string): boolean {
  * subagents, directly or in `subagents/`). Dot-directories (`.sessiontape` sidecars) are skipped. Read only;
  * a directory that cannot be read is skipped (a missing agent directory is the common case).
  */
-export async function findTranscripts(dir: string, mode: WalkMode): Promise<FoundFile[]> {
+export async function findTranscripts(dir: string, mode: WalkMode, blocking = false): Promise<FoundFile[]> {
   const found: FoundFile[] = []
-  const budget = { directories: MAX_DIRECTORIES }
+  // What is left of the walk's bound, and how it reads directories.
+  const walk = { directories: MAX_DIRECTORIES, blocking }
   // Directories of one level are read a few at a time: a walk of 100 project directories was 100 round
   // trips to the thread pool, one after the other. (Past a bound, which files are kept then depends on
   // which reads finish first; far past any real history.)
   if (mode === 'shallow') {
-    const own = await walkOne(dir, found, budget)
+    const own = await walkOne(dir, found, walk)
     if (own.transcripts === 0) {
       await inBatches(own.subdirectories, WALK_CONCURRENCY, async (sub) => {
         const at = path.join(dir, sub)
-        await Promise.all([walkOne(at, found, budget), walkOne(path.join(at, 'chats'), found, budget)])
+        await Promise.all([walkOne(at, found, walk), walkOne(path.join(at, 'chats'), found, walk)])
       })
     }
   }
@@ -75,7 +77,7 @@ export async function findTranscripts(dir: string, mode: WalkMode): Promise<Foun
     for (let depth = 0; depth <= MAX_DEPTH && level.length > 0 && found.length < MAX_FILES; depth++) {
       const next: string[] = []
       await inBatches(level, WALK_CONCURRENCY, async (at) => {
-        const { subdirectories } = await walkOne(at, found, budget)
+        const { subdirectories } = await walkOne(at, found, walk)
         for (const sub of subdirectories) next.push(path.join(at, sub))
       })
       level = next
@@ -88,12 +90,14 @@ export async function findTranscripts(dir: string, mode: WalkMode): Promise<Foun
 async function walkOne(
   dir: string,
   found: FoundFile[],
-  budget: { directories: number },
+  walk: { directories: number; readonly blocking: boolean },
 ): Promise<{ transcripts: number; subdirectories: string[] }> {
-  if (budget.directories-- <= 0) return { transcripts: 0, subdirectories: [] }
+  if (walk.directories-- <= 0) return { transcripts: 0, subdirectories: [] }
   let entries: Dirent[]
   try {
-    entries = await readdir(dir, { withFileTypes: true })
+    entries = walk.blocking
+      ? readdirSync(dir, { withFileTypes: true })
+      : await readdir(dir, { withFileTypes: true })
   } catch {
     // Missing or unreadable: an agent that is not installed, or a directory we may not read.
     return { transcripts: 0, subdirectories: [] }

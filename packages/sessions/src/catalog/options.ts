@@ -21,6 +21,16 @@ export interface CatalogOptions {
    * @default 'deep'
    */
   readonly walk?: 'deep' | 'shallow'
+  /**
+   * Walk the directories, `stat` the transcripts and read the cache with synchronous calls. For a process
+   * that does nothing else meanwhile (the `sessiontape` command): a warm call then spends no thread-pool
+   * round trip and no callback per file. The event loop is blocked while they run — never in a process
+   * that serves anything else (an agent's UI), and a directory on a mount that hangs keeps the process in
+   * that call (even a stop signal's listener cannot run) until it returns. Changed files are still read
+   * asynchronously.
+   * @default false
+   */
+  readonly blocking?: boolean
   /** Stops between files; the promise then rejects with the signal's reason. @default undefined */
   readonly signal?: AbortSignal
   /**
@@ -35,15 +45,23 @@ export interface CheckedCatalogOptions {
   readonly dirs: readonly string[]
   readonly cacheDir: string
   readonly walk: 'deep' | 'shallow'
+  readonly blocking: boolean
   readonly signal: AbortSignal | undefined
   readonly onCacheError: (error: unknown) => void
 }
 
-export const CATALOG_OPTION_NAMES = ['dirs', 'cacheDir', 'walk', 'signal', 'onCacheError'] as const
+export const CATALOG_OPTION_NAMES = [
+  'dirs',
+  'cacheDir',
+  'walk',
+  'blocking',
+  'signal',
+  'onCacheError',
+] as const
 
 /** Validates the catalog options of a bag already checked for unknown keys. */
 export function checkCatalogOptions(given: Readonly<Record<string, unknown>>): CheckedCatalogOptions {
-  const { dirs, cacheDir, walk, signal, onCacheError } = given
+  const { dirs, cacheDir, walk, blocking, signal, onCacheError } = given
   if (
     dirs !== undefined &&
     !(Array.isArray(dirs) && dirs.every((dir) => typeof dir === 'string' && dir !== ''))
@@ -55,6 +73,8 @@ export function checkCatalogOptions(given: Readonly<Record<string, unknown>>): C
   }
   if (walk !== undefined && walk !== 'deep' && walk !== 'shallow')
     throw invalid('walk', walk, "'deep' or 'shallow'")
+  if (blocking !== undefined && typeof blocking !== 'boolean')
+    throw invalid('blocking', blocking, 'a boolean')
   if (signal !== undefined && !(signal instanceof AbortSignal))
     throw invalid('signal', signal, 'an AbortSignal')
   if (onCacheError !== undefined && typeof onCacheError !== 'function')
@@ -63,6 +83,7 @@ export function checkCatalogOptions(given: Readonly<Record<string, unknown>>): C
     dirs: (dirs as string[] | undefined) ?? defaultSessionRoots().map((root) => root.dir),
     cacheDir: cacheDir ?? defaultCacheDir(),
     walk: walk ?? 'deep',
+    blocking: blocking ?? false,
     signal: signal,
     onCacheError: (onCacheError as ((error: unknown) => void) | undefined) ?? (() => {}),
   }

@@ -1,4 +1,4 @@
-import { stat as statWithCallback } from 'node:fs'
+import { stat as statWithCallback, statSync } from 'node:fs'
 import { open, stat } from 'node:fs/promises'
 import type { TranscriptFormat } from '@sessiontape/recorder'
 import { resolveFormat } from '@sessiontape/recorder/internal'
@@ -27,16 +27,28 @@ const EDGE_BYTES = 4096
 export { statOf, type FileStat }
 
 /**
- * Stats every file, at most `concurrency` at once, through `fs.stat`'s callbacks: a warm refresh of 3,000
- * files spent more on a promise per stat than on the stats themselves. Never rejects: a file that cannot be
+ * Stats every file, at most `concurrency` at once, through `fs.stat`'s callbacks (a warm refresh of 3,000
+ * files spent more on a promise per stat than on the stats themselves), or one after the other with
+ * `statSync` (`'blocking'`: no thread-pool round trip, no callback). Never rejects: a file that cannot be
  * stat'ed is undefined, as in {@link statOf}.
  */
 export async function statAll(
   files: readonly string[],
-  concurrency: number,
+  concurrency: number | 'blocking',
 ): Promise<(FileStat | undefined)[]> {
   const infos = new Array<FileStat | undefined>(files.length)
   if (files.length === 0) return infos
+  if (concurrency === 'blocking') {
+    for (let at = 0; at < files.length; at++) {
+      try {
+        const info = statSync(files[at]!, { throwIfNoEntry: false })
+        infos[at] = info === undefined ? undefined : fileStatOf(info)
+      } catch {
+        // Not ours to read (EACCES), or a path that is no longer a path (ENOTDIR): undefined says so.
+      }
+    }
+    return infos
+  }
   return await new Promise((resolve) => {
     let next = 0
     let done = 0

@@ -85,6 +85,7 @@ export async function searchSessions(query: string, options: SearchOptions = {})
   const { entries } = await refreshCatalog(where.dirs, {
     cacheDir: where.cacheDir,
     walk: where.walk,
+    blocking: where.blocking,
     query: columns,
     signal: where.signal,
     onCacheError: where.onCacheError,
