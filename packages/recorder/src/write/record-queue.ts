@@ -1,42 +1,22 @@
+import type { Chunk } from './chunk.js'
 import { ChunkBuffers } from './chunk-buffers.js'
-import { type HandOverSettings, walkHandedOver } from './hand-over.js'
-import { isHighSurrogate, PIECE_CHARS } from './held-text.js'
+import { encodeSlice, INITIAL_BYTES_PER_MS, TURN_BUDGET_MS } from './record-slice.js'
 import {
-  heldCharsOf,
-  lineBytes,
-  lineCharCodeAt as charCodeAt,
-  lineChars,
-  lineText,
-  type QueuedRecord,
-} from './serialize-record.js'
+  boundOf,
+  bytesOf,
+  PACK_BYTES,
+  Packed,
+  PACKED,
+  packRun,
+  packable,
+  queuedCharsOf,
+  spanOf,
+} from './packed-runs.js'
+import { type HandOverSettings, walkHandedOver } from './hand-over.js'
+import { heldCharsOf, lineBytes, lineChars, type QueuedRecord } from './serialize-record.js'
 
-/** A run of queued text handed to one write: whole records, or one slice of a record too big for one write. */
-export interface Chunk {
-  readonly buffer: Buffer
-  /** How many records end inside this chunk (their last byte, the newline, is in it). */
-  readonly completes: number
-  /** uuid of the last record that ends in this chunk; `null` when none does. */
-  readonly lastUuid: string | null
-  /** Timestamps of the first and last records that end in this chunk; `null` when none does. */
-  readonly firstTimestamp: string | null
-  readonly lastTimestamp: string | null
-  /**
-   * Queue position after this chunk is committed, relative to where it was taken: how many records the
-   * head moves (relative, so the arrays can be compacted without invalidating a chunk being written).
-   */
-  readonly advance: number
-  readonly nextHeadChars: number
-  /** UTF-16 code units of queued text this chunk covers. */
-  readonly chars: number
-}
-
-/**
- * The CPU budget of one event-loop turn, in ms: what the writer spends producing bytes on demand — walking
- * the data of a record handed over, escaping and encoding held strings — before it lets the loop go on. 1.5:
- * with 2 ms slices the tasks' p99 was 4–4.7 ms and their maximum 5–7 ms (bench/huge-tasks.ts), with 1.5
- * p99 3–3.3 ms and maximum 4–5 ms; below that, the writer falls behind a producer of big records.
- */
-export const TURN_BUDGET_MS = 1.5
+// Where the other write files have always found it.
+export type { Chunk } from './chunk.js'
 
 /** The queue's counters, read at once for `stats()`. */
 export interface QueueCounts {
@@ -100,6 +80,12 @@ export class RecordQueue {
   // Bytes produced per ms by the last slice of a record written in slices: sizes the next slice's buffer.
   #bytesPerMs = INITIAL_BYTES_PER_MS
   readonly #buffers = new ChunkBuffers()
+  // Records [head, #lentEnd) are in the chunk taken last and maybe being written: never packed under it.
+  #lentEnd = 0
+  // Records before this index were looked at by packAhead() already (packed, or not packable).
+  #packedEnd = 0
+  // Where packAhead() encodes a run before copying it out at its exact size (null while nothing is queued).
+  #packScratch: Buffer | null = null
 
   constructor(settings: QueueSettings) {
     this.#s = settings
@@ -117,6 +103,16 @@ export class RecordQueue {
   /** Code units of the strings held by queued records: the caller's memory, kept alive until written. */
   get heldChars(): number {
     return this.#heldChars
+  }
+
+  /**
+   * Something ahead takes several turns to write — strings held (written in slices), a record handed over
+   * (walked first), a record begun in slices — so records queued now wait long enough to meet garbage
+   * collections: worth encoding ahead ({@link packAhead}). Otherwise they go out in the next write anyway,
+   * and encoding them twice over (a pack, then the batch) would only cost.
+   */
+  get slowAhead(): boolean {
+    return this.#heldChars > 0 || this.#walks > 0 || this.#headChars > 0
   }
 
   /** The head record is written in part (a record bigger than one write): stopping now would leave half a line. */
@@ -218,39 +214,55 @@ export class RecordQueue {
     if (head >= records.length) return null
     const first = records[head]!
     if (first.handedOver !== null) return null
+    const packed = first instanceof Packed
     // UTF-8 takes at most 3 bytes per code unit of text: a batch is sized by that bound, and measured
     // exactly only where the bound passes `maxBytes` (one record's worth per chunk, at most a third of it).
-    if (typeof first.body !== 'string' || this.#headChars > 0 || charsOf(first) * 3 > maxBytes)
-      return this.#slice(first, maxBytes, deadline)
-    let end = head + 1
-    let chars = charsOf(first)
+    // A packed run's bytes are known (and never more than `maxBytes`).
+    if (!packed && (typeof first.body !== 'string' || this.#headChars > 0 || charsOf(first) * 3 > maxBytes))
+      return this.#lend(this.#slice(first, maxBytes, deadline))
+    let end = head + spanOf(first)
+    let chars = queuedCharsOf(first)
+    let bound = boundOf(first)
     // Exact bytes of records [head, end), once the bound no longer does (-1 until then).
     let exact = -1
-    for (; end < records.length; end++) {
+    while (end < records.length) {
       const next = records[end]!
-      if (typeof next.body !== 'string' || next.handedOver !== null) break
-      const nextChars = charsOf(next)
-      if ((chars + nextChars) * 3 > maxBytes) {
+      if (!(next instanceof Packed) && (typeof next.body !== 'string' || next.handedOver !== null)) break
+      const nextBound = boundOf(next)
+      if (bound + nextBound > maxBytes) {
         if (exact < 0) exact = exactBytes(records, head, end)
-        const nextBytes = exact + lineBytes(next)
+        const nextBytes = exact + bytesOf(next)
         if (nextBytes > maxBytes) break
         exact = nextBytes
       }
-      chars += nextChars
+      bound += nextBound
+      chars += queuedCharsOf(next)
+      end += spanOf(next)
     }
-    const bytes = exact >= 0 ? exact : chars < EXACT_SIZE_BELOW ? exactBytes(records, head, end) : chars * 3
-    // Small buffers come from Node's shared pool; big ones get the bound (3 bytes per code unit) when the
-    // exact size is not known: scanning the text just to size the buffer costs about as much as encoding it.
-    const buffer = bytes < EXACT_SIZE_BELOW ? Buffer.allocUnsafe(bytes) : this.#buffers.take(bytes)
-    let offset = 0
-    for (let i = head; i < end; i++) {
-      const record = records[i]!
-      offset += buffer.write(record.head, offset)
-      if ((record.body as string).length > 0) offset += buffer.write(record.body as string, offset)
-      buffer[offset++] = NEWLINE
+    let buffer: Buffer
+    if (packed && end === head + first.records) buffer = first.bytes
+    else {
+      const bytes = exact >= 0 ? exact : bound < EXACT_SIZE_BELOW ? exactBytes(records, head, end) : bound
+      // Small buffers come from Node's shared pool; big ones get the bound (3 bytes per code unit) when the
+      // exact size is not known: scanning the text just to size the buffer costs about as much as encoding it.
+      buffer = bytes < EXACT_SIZE_BELOW ? Buffer.allocUnsafe(bytes) : this.#buffers.take(bytes)
+      let offset = 0
+      for (let i = head; i < end;) {
+        const record = records[i]!
+        if (record instanceof Packed) {
+          offset += record.bytes.copy(buffer, offset)
+          i += record.records
+          continue
+        }
+        offset += buffer.write(record.head, offset)
+        if ((record.body as string).length > 0) offset += buffer.write(record.body as string, offset)
+        buffer[offset++] = NEWLINE
+        i++
+      }
+      buffer = buffer.subarray(0, offset)
     }
-    return {
-      buffer: buffer.subarray(0, offset),
+    return this.#lend({
+      buffer,
       completes: end - head,
       lastUuid: this.#uuids[end - 1]!,
       firstTimestamp: this.#timestamps[head]!,
@@ -258,60 +270,51 @@ export class RecordQueue {
       advance: end - head,
       nextHeadChars: 0,
       chars,
-    }
+    })
+  }
+
+  /** Notes which records the chunk taken covers (a slice covers its record): packAhead() leaves them be. */
+  #lend(chunk: Chunk): Chunk {
+    this.#lentEnd = this.#head + Math.max(chunk.advance, 1)
+    return chunk
   }
 
   /**
-   * The next slice of the head record, from `headChars`: pieces of at most PIECE_CHARS code units, each
-   * escaped (held strings) and encoded at once, until the buffer is full, the record ends or `deadline` (at
-   * least one piece). The buffer is sized from how fast the last slices went — what the turn's budget should
-   * produce, with headroom — and never more than `maxBytes`: a buffer is external memory to V8 until it is
-   * collected, and sizing every slice for the worst case (6 bytes per code unit) made the `big` workload
-   * allocate 9× the bytes it wrote, which V8 answered with more garbage collections.
+   * Encodes the ordinary records waiting behind the chunk being written into packs (packed-runs.ts: their
+   * exact bytes, outside V8's heap, at most `maxBytes` each) until `deadline`, and lets their strings go, so
+   * that a backlog behind a big record is nothing for a scavenge to copy. The bytes written are the same.
    */
-  #slice(record: QueuedRecord, maxBytes: number, deadline: number): Chunk {
-    const started = performance.now()
-    const total = charsOf(record)
-    const from = this.#headChars
-    // A code unit is at least one byte.
-    let limit = Math.min(total, from + maxBytes)
-    if (limit < total && limit - 1 > from && isHighSurrogate(charCodeAt(record, limit - 1))) limit--
-    const pieces: string[] = []
-    let buffer: Buffer
-    let offset = 0
-    let to = from
-    // Escaped, a code unit is at most 6 bytes (`\u001f`, a lone surrogate's `\udc00`).
-    const worst = (limit - from) * MAX_BYTES_PER_UNIT
-    if (worst <= Math.min(maxBytes, EXACT_SIZE_BELOW * MAX_BYTES_PER_UNIT)) {
-      // A short slice (the end of a record): at once, in an exact buffer.
-      lineText(record, from, limit, pieces)
-      let bytes = 0
-      for (const piece of pieces) bytes += Buffer.byteLength(piece)
-      buffer = Buffer.allocUnsafe(bytes)
-      for (const piece of pieces) offset += buffer.write(piece, offset)
-      to = limit
-    } else {
-      const expected = Math.ceil(this.#bytesPerMs * TURN_BUDGET_MS * SLICE_HEADROOM)
-      buffer = this.#buffers.take(Math.min(maxBytes, worst, Math.max(MIN_SLICE_BYTES, expected)))
-      while (to < limit) {
-        // Whatever the next units escape to fits: the chunk never passes the buffer, nor maxBytes.
-        const room = Math.floor((buffer.length - offset) / MAX_BYTES_PER_UNIT)
-        if (room < 2) break
-        let end = Math.min(limit, to + Math.min(PIECE_CHARS, room))
-        if (end < limit && isHighSurrogate(charCodeAt(record, end - 1))) end--
-        pieces.length = 0
-        lineText(record, to, end, pieces)
-        for (const piece of pieces) offset += buffer.write(piece, offset)
-        to = end
-        if (performance.now() >= deadline) break
+  packAhead(maxBytes: number, deadline = performance.now() + TURN_BUDGET_MS): void {
+    const records = this.#records
+    const size = Math.min(maxBytes, PACK_BYTES)
+    let i = Math.max(this.#head, this.#lentEnd, this.#packedEnd)
+    while (i < records.length && performance.now() < deadline) {
+      const first = records[i]!
+      if (!this.#packable(first, size)) {
+        this.#packedEnd = ++i
+        continue
       }
-      // The rate of a slice that did not run out of record (a tail is mostly overhead).
-      if (to < limit) this.#bytesPerMs = offset / Math.max(performance.now() - started, 0.01)
+      this.#packScratch ??= Buffer.allocUnsafeSlow(size)
+      const end = packRun(records, i, this.#packScratch, (record) => this.#packable(record, size))
+      this.#packedEnd = i = end
     }
-    const withNewline = to === total
+  }
+
+  /** An ordinary record, small enough to go into a pack whole, and not the one record past the bound. */
+  #packable(record: QueuedRecord, size: number): boolean {
+    return record !== this.#over && packable(record, size)
+  }
+
+  /** The next slice of the head record, from `headChars` (see record-slice.ts). */
+  #slice(record: QueuedRecord, maxBytes: number, deadline: number): Chunk {
+    const from = this.#headChars
+    const slice = encodeSlice(record, from, maxBytes, deadline, this.#buffers, this.#bytesPerMs)
+    this.#bytesPerMs = slice.bytesPerMs
+    const { to } = slice
+    const withNewline = to === charsOf(record)
     const index = this.#head
     return {
-      buffer: buffer.subarray(0, offset),
+      buffer: slice.buffer,
       completes: withNewline ? 1 : 0,
       lastUuid: withNewline ? this.#uuids[index]! : null,
       firstTimestamp: withNewline ? this.#timestamps[index]! : null,
@@ -337,8 +340,11 @@ export class RecordQueue {
     for (let i = this.#head; i < this.#head + chunk.advance; i++) {
       const record = this.#records[i]!
       if (record === this.#over) this.#over = null
-      this.#ownChars -= ownCharsOf(record)
-      this.#heldChars -= heldCharsOf(record)
+      if (record instanceof Packed) this.#ownChars -= record.chars
+      else if (record !== PACKED) {
+        this.#ownChars -= ownCharsOf(record)
+        this.#heldChars -= heldCharsOf(record)
+      }
       this.#records[i] = EMPTY
     }
     this.#head += chunk.advance
@@ -357,15 +363,20 @@ export class RecordQueue {
     const done = this.#head
     if (done >= this.#records.length) {
       this.#buffers.idle()
+      this.#packScratch = null
       this.#records.length = 0
       this.#uuids.length = 0
       this.#timestamps.length = 0
       this.#head = 0
+      this.#lentEnd = 0
+      this.#packedEnd = 0
     } else if (done >= COMPACT_MIN_HEAD && done * 2 >= this.#records.length) {
       this.#records.splice(0, done)
       this.#uuids.splice(0, done)
       this.#timestamps.splice(0, done)
       this.#head = 0
+      this.#lentEnd = Math.max(0, this.#lentEnd - done)
+      this.#packedEnd = Math.max(0, this.#packedEnd - done)
     }
   }
 }
@@ -380,17 +391,9 @@ function ownCharsOf(record: QueuedRecord): number {
 // Below this many characters (or bytes) the exact UTF-8 size is computed and the buffer comes from Node's
 // shared pool.
 const EXACT_SIZE_BELOW = 16 * 1024
-const MAX_BYTES_PER_UNIT = 6
-// A slice's buffer: room for what the turn's budget produced last time, plus half of it (the slice ends on
-// the clock before it is full unless the rate rose); not below 64 KiB, so a slow slice (a turn the machine
-// took away) does not make the next ones small. Before the first slice: about what base64 escapes and
-// encodes per ms on the 2-core reference VM.
-const SLICE_HEADROOM = 1.5
-const MIN_SLICE_BYTES = 64 * 1024
-const INITIAL_BYTES_PER_MS = 1024 * 1024
 
 function exactBytes(records: readonly QueuedRecord[], from: number, to: number): number {
   let bytes = 0
-  for (let i = from; i < to; i++) bytes += lineBytes(records[i]!)
+  for (let i = from; i < to; i += spanOf(records[i]!)) bytes += bytesOf(records[i]!)
   return bytes
 }

@@ -43,6 +43,8 @@ export class Writer {
   #generation = 0
   #busy = false
   #scheduled = false
+  // A packAhead() task is scheduled.
+  #packing = false
   #stopped = false
   #idle: { readonly promise: Promise<void>; readonly resolve: () => void } | null = null
   // A write in flight that a synchronous drain already waited for, in vain, for the whole bound.
@@ -114,13 +116,31 @@ export class Writer {
   }
 
   schedule(): void {
-    if (this.#busy || this.#scheduled || this.#stopped || this.#latch.holdsBack) return
+    if (this.#busy) {
+      if (this.#s.queue.slowAhead) this.#packLater()
+      return
+    }
+    if (this.#scheduled || this.#stopped || this.#latch.holdsBack) return
     this.#scheduled = true
     // setImmediate, not a microtask: a synchronous burst of record() calls all lands in one write, and the
     // encoding of that write runs as its own event-loop task instead of extending the caller's.
     setImmediate(() => {
       this.#scheduled = false
       void this.#run()
+    })
+  }
+
+  /**
+   * The loop is writing, with a big record ahead (RecordQueue.slowAhead): the records just queued behind
+   * it are encoded in a task of their own, after the caller's turn, so that they do not stay alive as
+   * strings in V8's young generation until their write (see RecordQueue.packAhead).
+   */
+  #packLater(): void {
+    if (this.#packing || this.#stopped) return
+    this.#packing = true
+    setImmediate(() => {
+      this.#packing = false
+      if (!this.#stopped) this.#s.queue.packAhead(this.#s.maxWriteBytes)
     })
   }
 

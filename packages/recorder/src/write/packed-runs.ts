@@ -1,0 +1,105 @@
+// Why records are packed: while the writer is behind (a big record written in slices ahead of them), the
+// records queued behind it stay alive across garbage collections, and every scavenge copies what is alive
+// in the young generation. In the write bench's `big` workload that backlog doubled what scavenges copied
+// and promoted (bench/big-turns.ts, --trace-gc-nvp: 23 MiB survived and 17 MiB promoted, against 19 and 7
+// for the caller's bare JSON.stringify). A pack's bytes are outside V8's heap: nothing for a scavenge to
+// copy. Encoding them is the work their write would do anyway, done earlier.
+import { lineBytes, lineChars, type QueuedRecord } from './serialize-record.js'
+
+/**
+ * A run of ordinary queued records already encoded (see `RecordQueue.packAhead`): it takes the place of the
+ * run's first record in the queue; the others' places hold {@link PACKED}. It reads as a record with no text
+ * so the queue's other readers (`handedOver`, the walk) pass it by.
+ */
+export class Packed implements QueuedRecord {
+  readonly head = ''
+  readonly body = ''
+  readonly handedOver = null
+  readonly bytes: Buffer
+  /** Records in the run. */
+  readonly records: number
+  /** Code units they stood for in the queue (their own text: an ordinary record holds no string). */
+  readonly chars: number
+
+  constructor(bytes: Buffer, records: number, chars: number) {
+    this.bytes = bytes
+    this.records = records
+    this.chars = chars
+  }
+}
+
+/** The places of a packed run's records after its first. */
+export const PACKED: QueuedRecord = { head: '', body: '', handedOver: null }
+
+/**
+ * The most bytes in one pack, and the size of the scratch buffer a run is encoded into: a write carries
+ * one or more packs whole (never more than `maxWriteBytes`, which bounds it too). 1 MiB: a few hundred
+ * ~1 KB records per pack, so the queue holds a few objects per burst instead of a few per record.
+ */
+export const PACK_BYTES = 1024 * 1024
+const NEWLINE = 0x0a
+
+/** An ordinary record small enough to go into a pack of `size` bytes whole (UTF-8: ≤ 3 bytes a unit). */
+export function packable(record: QueuedRecord, size: number): boolean {
+  return (
+    typeof record.body === 'string' &&
+    record.handedOver === null &&
+    !(record instanceof Packed) &&
+    record !== PACKED &&
+    lineChars(record) * 3 <= size
+  )
+}
+
+/**
+ * Encodes the run of records from `from` that `fits` accepts, as far as `scratch` has room, into one
+ * {@link Packed} of its exact size, put in place of the run; returns the index after the run. The record
+ * at `from` must fit.
+ */
+export function packRun(
+  records: QueuedRecord[],
+  from: number,
+  scratch: Buffer,
+  fits: (record: QueuedRecord) => boolean,
+): number {
+  let offset = 0
+  let chars = 0
+  let end = from
+  for (; end < records.length; end++) {
+    const record = records[end]!
+    if (!fits(record)) break
+    const recordChars = lineChars(record)
+    // UTF-8 takes at most 3 bytes per code unit: the record fits in what is left.
+    if (recordChars * 3 > scratch.length - offset) break
+    offset += scratch.write(record.head, offset)
+    if ((record.body as string).length > 0) offset += scratch.write(record.body as string, offset)
+    scratch[offset++] = NEWLINE
+    chars += recordChars
+  }
+  const bytes = Buffer.allocUnsafe(offset)
+  scratch.copy(bytes, 0, 0, offset)
+  records[from] = new Packed(bytes, end - from, chars)
+  for (let k = from + 1; k < end; k++) records[k] = PACKED
+  return end
+}
+
+// A batch's entries (record-queue.ts): an ordinary record, or a packed run standing for several.
+
+/** Records the entry stands for. */
+export function spanOf(entry: QueuedRecord): number {
+  return entry instanceof Packed ? entry.records : 1
+}
+
+/** Code units the entry stands for in the queue. */
+export function queuedCharsOf(entry: QueuedRecord): number {
+  return entry instanceof Packed ? entry.chars : lineChars(entry)
+}
+
+/** Most UTF-8 bytes of the entry's lines (exact for a packed run). */
+export function boundOf(entry: QueuedRecord): number {
+  return entry instanceof Packed ? entry.bytes.length : lineChars(entry) * 3
+}
+
+/** UTF-8 bytes of the entry's lines (an ordinary record's body is flat text). */
+export function bytesOf(entry: QueuedRecord): number {
+  return entry instanceof Packed ? entry.bytes.length : lineBytes(entry)
+}
