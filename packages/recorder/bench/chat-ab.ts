@@ -1,9 +1,15 @@
 // Same-process A/B of two checkouts of the recorder on the write bench's chat workload (20,000 ~1 KB records
-// in bursts of 200, setImmediate between bursts, flush() at the end): runs alternate between the two, so a
-// busy machine slows both alike, which separate processes (bench/index.ts) cannot promise.
+// in bursts of 200, setImmediate between bursts, flush() at the end). Wall time on a shared VM is too noisy
+// for a 5 % question (six rounds at load ~1 gave throughput ratios 0.68–1.24), so this measures what holds
+// still: many rounds, the two sides interleaved A B B A … in one process so a busy machine slows both alike,
+// and the ratios taken per round (B over A, each against its neighbour) — their median with its spread
+// (interquartile range) and a bootstrap 95 % confidence interval. Beside wall time: the CPU time per record
+// (process.cpuUsage(): every thread of the process — the caller, the write loop, the threadpool's writes,
+// V8's GC helpers) and the event loop's utilization while it ran, which a preempted process does not inflate.
 //
-// Run: node --conditions=@sessiontape/source --import tsx bench/chat-ab.ts <recorder dir A> <recorder dir B> [runs]
-// e.g. a checkout of the previous commit made with `git archive <rev> packages/recorder | tar -x -C /tmp/a`.
+// Run: node --conditions=@sessiontape/source --import tsx bench/chat-ab.ts <recorder dir A> <recorder dir B> [rounds]
+// e.g. A = a copy of the commit before a change (`git archive <rev> packages/recorder | tar -x -C /tmp/a`, with
+// a node_modules beside its package.json), B = this package's directory (`.`). Default 40 rounds (~2–4 min).
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
@@ -12,68 +18,139 @@ import { pathToFileURL } from 'node:url'
 import type { createRecorder } from '../src/index.js'
 import { chatData } from './records.js'
 
-const [dirA, dirB, runsArg] = process.argv.slice(2)
+const [dirA, dirB, roundsArg] = process.argv.slice(2)
 if (dirA === undefined || dirB === undefined)
-  throw new TypeError('Usage: chat-ab.ts <recorder dir A> <recorder dir B> [runs]')
-const runs = Number(runsArg ?? 20)
+  throw new TypeError('Usage: chat-ab.ts <recorder dir A> <recorder dir B> [rounds]')
+const rounds = Number(roundsArg ?? 40)
+if (!Number.isInteger(rounds) || rounds < 4)
+  throw new TypeError(`Expected rounds to be an integer of at least 4, got ${roundsArg}`)
 const WARMUP = 2
+const RECORDS = 20_000
+const BOOTSTRAP = 2_000
 
 type Create = typeof createRecorder
 const load = async (dir: string): Promise<Create> =>
   ((await import(pathToFileURL(path.resolve(dir, 'src/index.ts')).href)) as { createRecorder: Create })
     .createRecorder
-const sides: ReadonlyArray<readonly [string, Create]> = [
-  ['A', await load(dirA)],
-  ['B', await load(dirB)],
-]
-const figures = new Map<string, { rate: number[]; p50: number[]; mean: number[] }>()
+const sides = { A: await load(dirA), B: await load(dirB) }
 
-async function once(create: Create): Promise<{ rate: number; p50: number; mean: number }> {
+interface Run {
+  /** Records per second, wall time from the first record() to flush()'s answer. */
+  readonly rate: number
+  /** record() call, median and mean, ns. */
+  readonly p50: number
+  readonly mean: number
+  /** CPU time of the whole process per record, µs (user + system, all threads). */
+  readonly cpu: number
+  /** Event-loop utilization over the run (0–1). */
+  readonly elu: number
+}
+const METRICS = ['rate', 'p50', 'mean', 'cpu', 'elu'] as const
+
+async function once(create: Create): Promise<Run> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sessiontape-chat-ab-'))
   const rec = create({ dir, sessionId: 'bench-session' })
   await rec.ready()
   await new Promise((resolve) => setTimeout(resolve, 20))
-  const ns: number[] = []
+  const ns = new Float64Array(RECORDS)
+  const cpuBefore = process.cpuUsage()
+  const eluBefore = performance.eventLoopUtilization()
   const start = performance.now()
-  for (let i = 0; i < 20_000; i++) {
+  for (let i = 0; i < RECORDS; i++) {
     const t = process.hrtime.bigint()
     rec.record(i % 2 === 0 ? 'user' : 'assistant', chatData(i))
-    ns.push(Number(process.hrtime.bigint() - t))
+    ns[i] = Number(process.hrtime.bigint() - t)
     if (i % 200 === 199) await new Promise((resolve) => setImmediate(resolve))
   }
   await rec.flush()
   const elapsed = performance.now() - start
+  const cpu = process.cpuUsage(cpuBefore)
+  const elu = performance.eventLoopUtilization(eluBefore).utilization
   await rec.close()
   fs.rmSync(dir, { recursive: true, force: true })
-  ns.sort((a, b) => a - b)
+  ns.sort()
   return {
-    rate: (20_000 / elapsed) * 1000,
-    p50: ns[ns.length >> 1]!,
-    mean: ns.reduce((sum, n) => sum + n, 0) / ns.length,
+    rate: (RECORDS / elapsed) * 1000,
+    p50: ns[RECORDS >> 1]!,
+    mean: ns.reduce((sum, n) => sum + n, 0) / RECORDS,
+    cpu: (cpu.user + cpu.system) / RECORDS,
+    elu,
   }
 }
 
-for (let run = 0; run < runs + WARMUP; run++) {
-  for (const [name, create] of run % 2 === 0 ? sides : [...sides].reverse()) {
-    const result = await once(create)
-    if (run < WARMUP) continue
-    const list = figures.get(name) ?? { rate: [], p50: [], mean: [] }
-    list.rate.push(result.rate)
-    list.p50.push(result.p50)
-    list.mean.push(result.mean)
-    figures.set(name, list)
+function quantile(values: readonly number[], q: number): number {
+  const sorted = [...values].sort((a, b) => a - b)
+  const at = (sorted.length - 1) * q
+  const low = Math.floor(at)
+  return sorted[low]! + (sorted[Math.min(low + 1, sorted.length - 1)]! - sorted[low]!) * (at - low)
+}
+
+// A deterministic generator for the bootstrap (mulberry32), so a rerun of the same figures gives the same CI.
+function random(seed: number): () => number {
+  return () => {
+    seed = (seed + 0x6d2b79f5) | 0
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed)
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
   }
 }
-const median = (values: readonly number[]) => [...values].sort((a, b) => a - b)[values.length >> 1]!
+
+/** 95 % bootstrap interval of the median of `values`. */
+function bootstrapMedian(values: readonly number[]): [number, number] {
+  const next = random(20_261_125)
+  const medians: number[] = []
+  for (let b = 0; b < BOOTSTRAP; b++) {
+    const sample = Array.from({ length: values.length }, () => values[Math.floor(next() * values.length)]!)
+    medians.push(quantile(sample, 0.5))
+  }
+  return [quantile(medians, 0.025), quantile(medians, 0.975)]
+}
+
+const loadAtStart = os.loadavg()[0]!
+const started = Date.now()
+const runs: Record<'A' | 'B', Run[]> = { A: [], B: [] }
+for (let round = 0; round < rounds + WARMUP; round++) {
+  // A B, then B A: each side runs first as often as second.
+  const order = round % 2 === 0 ? (['A', 'B'] as const) : (['B', 'A'] as const)
+  for (const side of order) {
+    const result = await once(sides[side])
+    if (round >= WARMUP) runs[side].push(result)
+  }
+  process.stderr.write('.')
+}
+process.stderr.write('\n')
+
+const fmt = (value: number, digits: number) => value.toFixed(digits)
+const DIGITS: Record<(typeof METRICS)[number], number> = { rate: 0, p50: 0, mean: 0, cpu: 2, elu: 3 }
+const LABEL: Record<(typeof METRICS)[number], string> = {
+  rate: 'records/s',
+  p50: 'record() p50 ns',
+  mean: 'record() mean ns',
+  cpu: 'CPU µs/record',
+  elu: 'loop utilization',
+}
 console.log(
-  `Node ${process.version}, load average ${os.loadavg()[0]!.toFixed(1)}, ${runs} runs each, medians`,
+  `chat A/B — Node ${process.version}, ${os.cpus().length} CPUs, ${rounds} rounds (+${WARMUP} warm-up) of ` +
+    `${RECORDS} records per side, interleaved A B / B A, ${((Date.now() - started) / 1000).toFixed(0)} s; ` +
+    `load average ${loadAtStart.toFixed(1)} at the start, ${os.loadavg()[0]!.toFixed(1)} at the end`,
 )
-for (const [name, dir] of [
-  ['A', dirA],
-  ['B', dirB],
-] as const) {
-  const f = figures.get(name)!
+console.log(`A ${dirA}\nB ${dirB}\n`)
+console.log(
+  '| figure | A median [IQR] | B median [IQR] | B/A per round: median [IQR] | 95 % CI of that median |',
+)
+console.log('|:--|--:|--:|--:|--:|')
+for (const metric of METRICS) {
+  const a = runs.A.map((r) => r[metric])
+  const b = runs.B.map((r) => r[metric])
+  const ratios = b.map((value, i) => value / a[i]!)
+  const [low, high] = bootstrapMedian(ratios)
+  const side = (values: number[]) =>
+    `${fmt(quantile(values, 0.5), DIGITS[metric])} [${fmt(quantile(values, 0.25), DIGITS[metric])}–${fmt(quantile(values, 0.75), DIGITS[metric])}]`
   console.log(
-    `${name} ${dir}: ${median(f.rate).toFixed(0)} records/s, record() p50 ${median(f.p50)} ns, mean ${median(f.mean).toFixed(0)} ns`,
+    `| ${LABEL[metric]} | ${side(a)} | ${side(b)} | ${fmt(quantile(ratios, 0.5), 3)} [${fmt(quantile(ratios, 0.25), 3)}–${fmt(quantile(ratios, 0.75), 3)}] | ${fmt(low, 3)}–${fmt(high, 3)} |`,
   )
 }
+console.log(
+  '\nRead: records/s higher is better; the others lower is better. "Within 5 %" holds for a figure when its ' +
+    'CI lies inside 0.95–1.05 (throughput) or below 1.05 (times).',
+)

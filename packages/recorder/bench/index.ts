@@ -4,7 +4,9 @@
 //
 // Run: pnpm --filter @sessiontape/recorder bench            (full: 3 repetitions, ~2-3 min)
 //      pnpm --filter @sessiontape/recorder bench -- --quick (smaller workloads, 3 repetitions)
-// Env: WRITE_BENCH_REPS (default 3); WRITE_BENCH_WORKLOADS / WRITE_BENCH_VARIANTS (comma lists) to run a subset.
+// Env: WRITE_BENCH_REPS (default 3); WRITE_BENCH_WORKLOADS / WRITE_BENCH_VARIANTS (comma lists) to run a subset;
+//      WRITE_BENCH_BASE=<recorder package dir of an earlier commit> adds `ours-base` and `ours-base-handover`
+//      (the same as `ours` and `ours-handover` with that build), side by side in the same run.
 // The read-side benchmark is separate: node --conditions=@sessiontape/source --import tsx bench/read.ts
 import { execFileSync } from 'node:child_process'
 import fs from 'node:fs'
@@ -14,7 +16,7 @@ import { fileURLToPath } from 'node:url'
 
 import { formatTable, median, type Result } from './table.js'
 import { HANDS_OVER, WORKLOADS, type Workload } from './workloads.js'
-import { VARIANTS, type Variant } from './writers.js'
+import { BASE_VARIANTS, VARIANTS, type Variant } from './writers.js'
 
 const here = path.dirname(fileURLToPath(import.meta.url))
 const quick = process.argv.includes('--quick')
@@ -46,7 +48,15 @@ function runOnce(variant: Variant, workload: Workload): Result {
 }
 
 const workloads = subset('WRITE_BENCH_WORKLOADS', WORKLOADS)
-const variants = subset('WRITE_BENCH_VARIANTS', VARIANTS)
+// The base build's variants run when asked for, or by default when a base is given.
+const variants = subset(
+  'WRITE_BENCH_VARIANTS',
+  process.env.WRITE_BENCH_BASE === undefined && process.env.WRITE_BENCH_VARIANTS === undefined
+    ? VARIANTS.filter((v) => !BASE_VARIANTS.has(v))
+    : VARIANTS,
+)
+if (variants.some((v) => BASE_VARIANTS.has(v)) && process.env.WRITE_BENCH_BASE === undefined)
+  throw new TypeError('WRITE_BENCH_VARIANTS: ours-base needs WRITE_BENCH_BASE (a recorder package directory)')
 
 function subset<T extends string>(name: string, all: readonly T[]): readonly T[] {
   const wanted = process.env[name]?.split(',').filter(Boolean)
@@ -65,7 +75,8 @@ for (let rep = 0; rep < reps; rep++) {
   for (const workload of workloads) {
     for (const variant of variants) {
       // It would measure `ours` again.
-      if (variant === 'ours-handover' && !HANDS_OVER.has(workload)) continue
+      if ((variant === 'ours-handover' || variant === 'ours-base-handover') && !HANDS_OVER.has(workload))
+        continue
       const key = `${workload}/${variant}`
       const list = runs.get(key) ?? []
       list.push(runOnce(variant, workload))
@@ -82,6 +93,7 @@ for (const [key, list] of runs) medians.set(key, median(list))
 console.log(
   `@sessiontape/recorder write bench — Node ${process.version}, ${os.cpus().length} CPUs, ${os.platform()} ${os.release()}, ` +
     `${quick ? 'quick' : 'full'} workloads, median of ${reps} runs per cell, ${((Date.now() - started) / 1000).toFixed(0)} s, ` +
-    `load average ${loadAtStart.toFixed(1)} at the start, ${os.loadavg()[0]!.toFixed(1)} at the end\n`,
+    `load average ${loadAtStart.toFixed(1)} at the start, ${os.loadavg()[0]!.toFixed(1)} at the end` +
+    `${process.env.WRITE_BENCH_BASE === undefined ? '' : `; ours-base = ${process.env.WRITE_BENCH_BASE}`}\n`,
 )
 console.log(formatTable(medians, workloads, variants))

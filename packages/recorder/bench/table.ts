@@ -133,7 +133,9 @@ export function formatTable(
     targets.push(
       `chat, ours write calls per 1,000 records: ${fmt(chatOurs.writesPer1000)} / ${fmt(chatNever.writesPer1000)} (target ≤ 10)`,
     )
-  const ourSync = [...medians.values()].filter((r) => r.variant.startsWith('ours')).map((r) => r.syncCalls)
+  const ourSync = [...medians.values()]
+    .filter((r) => r.variant.startsWith('ours') && !r.variant.startsWith('ours-base'))
+    .map((r) => r.syncCalls)
   targets.push(`ours, sync fs calls in the hot phase, all workloads: max ${Math.max(...ourSync)} (target 0)`)
   if (bigOurs && bigStringify)
     targets.push(
@@ -173,6 +175,21 @@ export function formatTable(
       if (ours)
         targets.push(
           `${workload}, ${variant}: longest loop stall / longest record() ${ms(ours)} (target ≤ 5 ms each${baselines})`,
+        )
+    }
+  }
+  // Against an earlier build (WRITE_BENCH_BASE): the longest loop stall, no worse (issue 20).
+  for (const workload of workloads) {
+    for (const [variant, base] of [
+      ['ours', 'ours-base'],
+      ['ours-handover', 'ours-base-handover'],
+    ] as const) {
+      const ours = get(workload, variant)
+      const before = get(workload, base)
+      if (ours && before)
+        targets.push(
+          `${workload}, ${variant} vs ${base}: loop max ${fmt(ours.eldMaxMs)} / ${fmt(before.eldMaxMs)} ms = ${ratio(ours.eldMaxMs, before.eldMaxMs)}, ` +
+            `records/s ${ratio(ours.recordsPerSec, before.recordsPerSec)}, record() p50 ${ratio(ours.callUsP50, before.callUsP50)} (target: loop max no worse)`,
         )
     }
   }

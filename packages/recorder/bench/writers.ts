@@ -1,6 +1,7 @@
 import fs from 'node:fs'
 import fsp from 'node:fs/promises'
 import path from 'node:path'
+import { pathToFileURL } from 'node:url'
 import { Worker } from 'node:worker_threads'
 
 import sonicBoom, { type SonicBoom as SonicBoomClass } from 'sonic-boom'
@@ -26,6 +27,8 @@ export const VARIANTS = [
   'ours-handover',
   'ours-never',
   'ours-queue-256m',
+  'ours-base',
+  'ours-base-handover',
   'appendFileSync',
   'promise-chain',
   'createWriteStream',
@@ -34,6 +37,22 @@ export const VARIANTS = [
   'worker-offload',
 ] as const
 export type Variant = (typeof VARIANTS)[number]
+
+/**
+ * `ours-base` and `ours-base-handover`: `ours` and `ours-handover` with another build of the recorder — the
+ * package directory named by WRITE_BENCH_BASE (a checkout of an earlier commit: `git archive <rev>
+ * packages/recorder | tar -x`, with a node_modules beside its package.json), so that a change is measured
+ * against the code before it in the same run. Default options only (an older build may lack newer ones).
+ */
+export const BASE_VARIANTS: ReadonlySet<Variant> = new Set(['ours-base', 'ours-base-handover'])
+const BASE_DIR = process.env.WRITE_BENCH_BASE
+
+async function baseRecorder(): Promise<typeof createRecorder> {
+  if (BASE_DIR === undefined)
+    throw new TypeError('ours-base needs WRITE_BENCH_BASE: a recorder package directory')
+  const url = pathToFileURL(path.resolve(BASE_DIR, 'src/index.ts')).href
+  return ((await import(url)) as { createRecorder: typeof createRecorder }).createRecorder
+}
 
 const SESSION = 'bench-session'
 // sonic-boom is CommonJS; its module object is the class and also carries it as `.SonicBoom`.
@@ -48,6 +67,19 @@ export async function openWriter(variant: Variant, dir: string): Promise<Writer>
     return built.line
   }
   switch (variant) {
+    case 'ours-base':
+    case 'ours-base-handover': {
+      const create = await baseRecorder()
+      const rec = create({ dir, sessionId: SESSION })
+      await rec.ready()
+      const handing = variant === 'ours-base-handover'
+      return {
+        write: (type, data, handOver) =>
+          void (handing && handOver ? rec.record(type, data, { handOver: true }) : rec.record(type, data)),
+        finish: async () => void (await rec.flush()),
+        close: () => rec.close(),
+      }
+    }
     case 'ours':
     case 'ours-handover':
     case 'ours-never':
