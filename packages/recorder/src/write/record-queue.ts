@@ -13,7 +13,7 @@ import {
   spanOf,
 } from './packed-runs.js'
 import { type HandOverSettings, walkHandedOver } from './hand-over.js'
-import { heldCharsOf, lineBytes, lineChars, type QueuedRecord } from './serialize-record.js'
+import { heldCharsOf, lineChars, type QueuedRecord } from './serialize-record.js'
 
 // Where the other write files have always found it.
 export type { Chunk } from './chunk.js'
