@@ -36,22 +36,22 @@
  * (never edited in place), so a reader sees the old shard or the new one; two processes saving the same
  * shard at once each write a complete file, and the later rename wins (what the other one learnt is learnt
  * again on the next run).
+ *
+ * This file is the format and the store (load, save, old caches); the table's run layout and checks are in
+ * shard-table.ts, and the bounded reads of a shard file in shard-reader.ts.
  */
 import { randomBytes } from 'node:crypto'
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs'
 import { lstat, mkdir, open, readdir, rename, rm, rmdir, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import type { TranscriptFormat } from '@sessiontape/recorder'
 import { checksum } from './checksum.js'
-import {
-  columnBytes,
-  FILTER_BYTES,
-  FILTER_COLUMNS,
-  transpose,
-  untranspose,
-} from '../search/trigram-filter.js'
+import { FILTER_BYTES, FILTER_COLUMNS, transpose, untranspose } from '../search/trigram-filter.js'
 import type { ReadPoint } from './read-events.js'
 import type { DigestState } from './session-digest.js'
+import { blockingHandle, MAX_SHARD_BYTES, ShardReader } from './shard-reader.js'
+import { pitchOf, tableChecks, writeRunChecks } from './shard-table.js'
+
+export { MAX_SHARD_BYTES } from './shard-reader.js'
 
 /**
  * Shards: a change rewrites one (its JSON and its table: ~0.8 MB for 3,000 sessions), and a search reads
@@ -69,19 +69,7 @@ export const MAX_ENTRIES_PER_SHARD = 8192
  * table is then 32 MiB. A session without a filter is read by every search (slower, never wrong).
  */
 export const MAX_FILTER_ROWS_PER_SHARD = 4096
-/**
- * The first read of a shard (listing or searching): its index and digests are ~1.3 KiB per session (3,000
- * sessions in 32 shards: ~100 KiB each); a bigger one takes one more read. A shard about to be rewritten is
- * read whole.
- */
-const LIST_FIRST_READ_BYTES = 128 * 1024
 const HEADER_BYTES = MAGIC.length + 4
-/**
- * No shard we write is bigger (8,192 entries' JSON at well under 8 KiB each, a 4,096-row table of ~34 MB):
- * a bigger file is not ours or is damaged, and is treated as empty without being read (every read is bounded
- * by this, whatever a header says). A shard that would be bigger is not saved (its files are read again).
- */
-export const MAX_SHARD_BYTES = 96 * 1024 * 1024
 
 /** What the cache knows of one session file. */
 export interface CachedEntry {
@@ -284,14 +272,8 @@ export class CatalogStore {
     const json = Buffer.from(JSON.stringify(index))
     const digests = Buffer.from(`[${digestTexts.join(',')}]`)
     const seed = checksum(json)
-    const pitch = pitchOf(rows.length)
-    const table = transpose(rows, pitch)
-    const stride = columnBytes(rows.length)
-    const view = new DataView(table.buffer, table.byteOffset, table.byteLength)
-    for (let column = 0; rows.length > 0 && column < FILTER_COLUMNS; column++) {
-      const at = column * pitch
-      view.setUint32(at + stride, runCheck(seed, column, table, at, stride), true)
-    }
+    const table = transpose(rows, pitchOf(rows.length))
+    writeRunChecks(table, rows.length, seed)
     const out = Buffer.allocUnsafe(MAGIC.length + 4 + json.length + 8 + digests.length + 8 + table.length + 4)
     let at = MAGIC.copy(out, 0)
     at = out.writeUInt32LE(json.length, at)
@@ -362,131 +344,4 @@ async function removeOldCache(dir: string): Promise<void> {
   }
   // Not empty (something else lives there): left as it is.
   await rmdir(dir).catch(() => undefined)
-}
-
-/** Bytes from one bucket's run to the next: the run, then its check (no table at all without rows). */
-function pitchOf(rows: number): number {
-  return rows === 0 ? 0 : columnBytes(rows) + 4
-}
-
-/** The check of bucket `column`'s run (`length` bytes of `bytes` from `at`): FNV-1a seeded by the JSON's checksum. */
-function runCheck(seed: number, column: number, bytes: Uint8Array, at: number, length: number): number {
-  let hash = Math.imul(0x811c9dc5 ^ seed, 0x01000193) ^ column
-  for (let i = at; i < at + length; i++) hash = Math.imul(hash ^ bytes[i]!, 0x01000193)
-  return Math.imul(hash ^ (hash >>> 15), 0x2c1b3c6d) >>> 0
-}
-
-/** Whether every run of a whole table checks. */
-function tableChecks(table: Uint8Array, rows: number, seed: number): boolean {
-  if (rows === 0) return true
-  const stride = columnBytes(rows)
-  const pitch = pitchOf(rows)
-  const view = new DataView(table.buffer, table.byteOffset, table.byteLength)
-  for (let column = 0; column < FILTER_COLUMNS; column++) {
-    const at = column * pitch
-    if (view.getUint32(at + stride, true) !== runCheck(seed, column, table, at, stride)) return false
-  }
-  return true
-}
-
-/** The start of a shard file, read on demand: one read for most shards, more only for a bigger one. */
-/** What a shard read needs of an open file: `fs.promises`' FileHandle, or {@link blockingHandle}. */
-interface ShardHandle {
-  stat(): Promise<{ readonly size: number }>
-  read(buffer: Buffer, offset: number, length: number, position: number): Promise<{ bytesRead: number }>
-  close(): Promise<void>
-}
-
-/**
- * A shard opened for synchronous reads: the same calls as a FileHandle, each made at once. A search reads
- * a dozen small ranges of each of 32 shards; through the thread pool, that was ~450 round trips.
- */
-function blockingHandle(file: string): ShardHandle {
-  const fd = openSync(file, 'r')
-  // Promise.resolve rather than async functions: each call is made at once, on this thread.
-  return {
-    stat: () => Promise.resolve(fstatSync(fd)),
-    read: (buffer, offset, length, position) =>
-      Promise.resolve({ bytesRead: readSync(fd, buffer, offset, length, position) }),
-    close: () => Promise.resolve(closeSync(fd)),
-  }
-}
-
-class ShardReader {
-  readonly #handle: ShardHandle
-  readonly #size: number
-  readonly #firstRead: number
-  /** The bytes read so far, from offset 0. */
-  #bytes: Buffer = Buffer.alloc(0)
-
-  private constructor(handle: ShardHandle, size: number, firstRead: number) {
-    this.#handle = handle
-    this.#size = size
-    this.#firstRead = firstRead
-  }
-
-  /** `whole`: the whole shard is read at once; else its first bytes (most shards' JSON part). */
-  static async open(handle: ShardHandle, whole: boolean): Promise<ShardReader | undefined> {
-    const { size } = await handle.stat()
-    if (size > MAX_SHARD_BYTES) return undefined
-    return new ShardReader(handle, size, whole ? size : Math.min(size, LIST_FIRST_READ_BYTES))
-  }
-
-  get bytes(): Buffer {
-    return this.#bytes
-  }
-
-  get size(): number {
-    return this.#size
-  }
-
-  /**
-   * Which of the table's `rows` rows have every bucket in `columns` (a bit per row): the AND of those
-   * buckets' runs, each read on its own (a few dozen bytes) from the same open file.
-   */
-  async matchingRows(
-    tableAt: number,
-    rows: number,
-    seed: number,
-    columns: readonly number[],
-  ): Promise<Uint8Array | undefined> {
-    const stride = columnBytes(rows)
-    const pitch = pitchOf(rows)
-    const matching = new Uint8Array(stride).fill(0xff)
-    if (rows === 0) return matching
-    const runs = await Promise.all(
-      columns.map(async (column) => {
-        const run = Buffer.allocUnsafe(pitch)
-        const { bytesRead } = await this.#handle.read(run, 0, pitch, tableAt + column * pitch)
-        return bytesRead === pitch && run.readUInt32LE(stride) === runCheck(seed, column, run, 0, stride)
-          ? run
-          : undefined
-      }),
-    )
-    for (const run of runs) {
-      // Short (changed under us) or damaged: no answer from this table, never a wrong one.
-      if (run === undefined) return undefined
-      for (let i = 0; i < stride; i++) matching[i] = matching[i]! & run[i]!
-    }
-    return matching
-  }
-
-  /** Whether the file has at least `length` bytes (reading them if not read yet). */
-  async has(length: number): Promise<boolean> {
-    if (length <= this.#bytes.length) return true
-    // A length past the end is damage: never allocate what a corrupt header asks for.
-    if (length > this.#size) return false
-    const wanted = Math.max(length, this.#firstRead)
-    const buffer = Buffer.allocUnsafe(wanted)
-    this.#bytes.copy(buffer)
-    let got = this.#bytes.length
-    while (got < wanted) {
-      const { bytesRead } = await this.#handle.read(buffer, got, wanted - got, got)
-      // Shorter than its size said: changed under us (replaced by a rename keeps this one whole).
-      if (bytesRead === 0) return false
-      got += bytesRead
-    }
-    this.#bytes = buffer
-    return true
-  }
 }
