@@ -2,21 +2,21 @@ import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import type { BrowserContext } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { Redactor, renderEvents } from '../src/index.js'
 import type { ConversationEvent } from '../src/model.js'
 import {
-  BROWSER_TEST_TIMEOUT_MS,
   BROWSER_WAIT_MS,
   HAVE_CHROMIUM,
   launch,
   renderAllTurns,
   watchedPage,
+  useBrowserTimeouts,
 } from './fixtures/browser.js'
 import { XSS_PAYLOADS, hostileSession, rewoundAnswer } from './fixtures/hostile-events.js'
 
-// Raised for this file: Chromium is a real child process (see fixtures/browser.ts; a hang detector).
-vi.setConfig({ testTimeout: BROWSER_TEST_TIMEOUT_MS, hookTimeout: BROWSER_TEST_TIMEOUT_MS })
+// Chromium is a real child process: timeouts raised for this file (a hang detector, see fixtures/browser.ts).
+useBrowserTimeouts()
 
 async function html(events: ConversationEvent[], redact = false): Promise<string> {
   let out = ''

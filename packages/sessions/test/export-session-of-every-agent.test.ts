@@ -3,19 +3,13 @@ import { tmpdir } from 'node:os'
 import { basename, join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import type { BrowserContext } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { exportSession } from '../src/index.js'
-import {
-  BROWSER_TEST_TIMEOUT_MS,
-  HAVE_CHROMIUM,
-  launch,
-  renderAllTurns,
-  watchedPage,
-} from './fixtures/browser.js'
+import { HAVE_CHROMIUM, launch, renderAllTurns, watchedPage, useBrowserTimeouts } from './fixtures/browser.js'
 import { samplesOf } from './helpers/samples.js'
 
-// Raised for this file: Chromium is a real child process (see fixtures/browser.ts; a hang detector).
-vi.setConfig({ testTimeout: BROWSER_TEST_TIMEOUT_MS, hookTimeout: BROWSER_TEST_TIMEOUT_MS })
+// Chromium is a real child process: timeouts raised for this file (a hang detector, see fixtures/browser.ts).
+useBrowserTimeouts()
 
 const FIXTURES = join(import.meta.dirname, 'fixtures')
 const OWN = ['claude-code-session.jsonl', 'gemini-cli-session.jsonl', 'qwen-code-session.jsonl'].map((f) =>

@@ -4,19 +4,19 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createRecorder, type Recorder } from '@sessiontape/recorder'
 import type { BrowserContext } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startViewer, type Viewer } from '../src/index.js'
 import {
-  BROWSER_TEST_TIMEOUT_MS,
   BROWSER_WAIT_MS,
   HAVE_CHROMIUM,
   launch,
   watchedPage,
+  useBrowserTimeouts,
 } from './fixtures/browser.js'
 import { XSS_PAYLOADS } from './fixtures/hostile-events.js'
 
-// Raised for this file: Chromium is a real child process (see fixtures/browser.ts; a hang detector).
-vi.setConfig({ testTimeout: BROWSER_TEST_TIMEOUT_MS, hookTimeout: BROWSER_TEST_TIMEOUT_MS })
+// Chromium is a real child process: timeouts raised for this file (a hang detector, see fixtures/browser.ts).
+useBrowserTimeouts()
 
 /** A session written by a real recorder: user and assistant turns in our own record shapes. */
 async function recordedSession(dir: string, turns: number): Promise<Recorder> {

@@ -6,19 +6,19 @@
 import { appendFileSync, mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { describe, expect, it, vi } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { exportSession, startViewer } from '../src/index.js'
 import {
-  BROWSER_TEST_TIMEOUT_MS,
   BROWSER_WAIT_MS,
   HAVE_CHROMIUM,
   launch,
   watchedPage,
+  useBrowserTimeouts,
 } from './fixtures/browser.js'
 import { claudeLine, claudeTurns } from './fixtures/claude-chain.js'
 
-// Raised for this file: Chromium is a real child process (see fixtures/browser.ts; a hang detector).
-vi.setConfig({ testTimeout: BROWSER_TEST_TIMEOUT_MS, hookTimeout: BROWSER_TEST_TIMEOUT_MS })
+// Chromium is a real child process: timeouts raised for this file (a hang detector, see fixtures/browser.ts).
+useBrowserTimeouts()
 
 describe.skipIf(!HAVE_CHROMIUM)('the viewer following a rewind', () => {
   it('marks the abandoned turns as a side branch within a second or two', async () => {

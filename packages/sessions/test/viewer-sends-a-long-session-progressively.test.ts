@@ -6,21 +6,21 @@
 import { appendFileSync, mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { describe, expect, it, vi } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { startViewer } from '../src/index.js'
 import { LiveSession } from '../src/view/live-session.js'
 import type { Turn } from '../src/export/turns.js'
 import {
-  BROWSER_TEST_TIMEOUT_MS,
   BROWSER_WAIT_MS,
   HAVE_CHROMIUM,
   launch,
   watchedPage,
+  useBrowserTimeouts,
 } from './fixtures/browser.js'
 import { claudeTurns } from './fixtures/claude-chain.js'
 
-// Raised for this file: Chromium is a real child process (see fixtures/browser.ts; a hang detector).
-vi.setConfig({ testTimeout: BROWSER_TEST_TIMEOUT_MS, hookTimeout: BROWSER_TEST_TIMEOUT_MS })
+// Chromium is a real child process: timeouts raised for this file (a hang detector, see fixtures/browser.ts).
+useBrowserTimeouts()
 
 const TURNS = 600
 
