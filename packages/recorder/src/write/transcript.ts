@@ -3,6 +3,7 @@ import type { FileIdentity } from '../util/recorder-fs.js'
 import { errorCode } from '../util/transient-errors.js'
 import { type Carry, carryOnLetGo, copyCarry, gluedRecordCarry, planCarry } from './carry.js'
 import { ExpectedContent } from './expected-content.js'
+import { FileEnd } from './file-end.js'
 import { lastUuidOf } from './file-scan.js'
 import type { InFlight } from './in-flight-write.js'
 import * as io from './io.js'
@@ -42,15 +43,6 @@ export class Transcript {
   #fd: number | null = null
   #dev = 0
   #ino = 0
-  // Size of the file as our writes (and what it held when opened) left it.
-  #size = 0
-  // End of the last complete line in the file: what follows may be a record of ours written in part.
-  #lineEnd = 0
-  // A line end at which the path was last found to name this file; the bytes beyond it are the ones a
-  // replacement could take away from the path.
-  #verifiedLineEnd = 0
-  // The file ended inside a line that is not ours (a torn tail) when opened: the next write starts with one.
-  #needsNewline = false
   #lastCheckAt = 0
   // After a write error the path is checked before the next write, whatever the interval.
   #suspect = false
@@ -59,9 +51,8 @@ export class Transcript {
   #inFlight: InFlight | null = null
   // What the open file starts and ends with, as far as we know: a path check compares it, not just the size.
   readonly #expected = new ExpectedContent()
-  // Our last write call: how many bytes landed, and whether they began a line of ours (so a line of someone
-  // else's that came just before them, unfinished, glued our first record to it: see #rewriteGlued).
-  #lastWrite = { length: 0, lineStart: false }
+  // Where the file ends as our writes and checks left it (size, line ends, a torn line to end, last write).
+  readonly #end = new FileEnd(this.#expected)
   // How many of our records the file holds: what a cut or an overwrite took is counted from it.
   readonly #records = new PresentRecords()
 
@@ -73,14 +64,9 @@ export class Transcript {
   readonly #writeHost: WriteHost = {
     error: (...args) => this.#error(...args),
     counts: this.#counts,
-    size: () => this.#size,
+    size: () => this.#end.size,
     lockLost: () => this.#lockLost(),
-    landed: (bytes) => {
-      if (bytes.length > 0)
-        this.#lastWrite = { length: bytes.length, lineStart: this.#size === this.#lineEnd }
-      this.#expected.landed(this.#size, bytes)
-      this.#size += bytes.length
-    },
+    landed: (bytes) => this.#end.landed(bytes),
     setInFlight: (inFlight) => void (this.#inFlight = inFlight),
     failed: (fd, badDescriptor) => {
       this.#suspect = true
@@ -110,7 +96,7 @@ export class Transcript {
   }
 
   get size(): number {
-    return this.#size
+    return this.#end.size
   }
 
   get hasCarry(): boolean {
@@ -161,10 +147,7 @@ export class Transcript {
     this.#entries.opened(this.dir)
     this.#dev = stats.dev
     this.#ino = stats.ino
-    this.#size = stats.size
-    this.#lineEnd = stats.size
-    this.#verifiedLineEnd = stats.size
-    this.#needsNewline = !endsWithNewline && !continuing
+    this.#end.opened(stats.size, !endsWithNewline && !continuing)
     this.#lastCheckAt = Date.now()
     this.#suspect = false
   }
@@ -200,7 +183,7 @@ export class Transcript {
       const carried = this.#carry === null ? 0 : this.#carry.end - this.#carry.start
       return { kind: 'replaced', missing, carried }
     }
-    const from = this.#size
+    const from = this.#end.size
     let size = (yield* io.fstat(fd)).size
     let match = yield* this.#expected.compare(fd, from, size)
     if (match === 'rewritten' || size < from) {
@@ -211,7 +194,7 @@ export class Transcript {
       match = yield* this.#expected.compare(fd, from, size)
     }
     if (match === 'intact' && size === from) {
-      this.#verifiedLineEnd = this.#lineEnd
+      this.#end.verified()
       return { kind: 'same' }
     }
     if (match === 'rewritten') {
@@ -222,12 +205,12 @@ export class Transcript {
       this.#expected.takeHead(head)
       const lastUuid = yield* lastUuidOf(fd, size)
       const lost = yield* this.#records.cutTo(fd, size)
-      yield* this.#adoptEnd(fd, size, true)
+      yield* this.#end.adopt(fd, size, true)
       if (this.#carry !== null && this.#carry.fd !== fd) yield* planCarry(this.#carry, fd, size, false)
       return { kind: 'rewritten', from, to: size, lastUuid, ...lost }
     }
     if (size > from) {
-      yield* this.#adoptEnd(fd, size, true)
+      yield* this.#end.adopt(fd, size, true)
       const interleaved = match === 'interleaved'
       const rewriting = interleaved && (yield* this.#rewriteGlued(fd, size, from))
       return { kind: 'grown', from, to: size, interleaved, rewriting }
@@ -241,7 +224,7 @@ export class Transcript {
    * left it; an unfinished line of theirs in it is skipped.
    */
   *#changedBeforeLeaving(fd: number): io.Io<PathCheck | null> {
-    const from = this.#size
+    const from = this.#end.size
     const size = (yield* io.fstat(fd)).size
     if (size === from) return null
     const match = yield* this.#expected.compare(fd, from, size)
@@ -250,7 +233,7 @@ export class Transcript {
     if (size < from) return yield* this.#truncatedTo(fd, size)
     if (match !== 'interleaved') return null
     // Appended to: let go now, the carry skipping their bytes (a record glued to them is carried whole).
-    yield* this.#adoptEnd(fd, size, false)
+    yield* this.#end.adopt(fd, size, false)
     yield* this.#rewriteGlued(fd, size, from)
     return null
   }
@@ -265,16 +248,16 @@ export class Transcript {
     this.#fd = null
     yield* closeQuietly(fd)
     const lost = this.#records.nowHolds({ present: 0, count: 0, exact: true })
-    return { kind: 'overwritten', reason: foreign, raced: raced ? this.#lastWrite.length : 0, ...lost }
+    return { kind: 'overwritten', reason: foreign, raced: raced ? this.#end.lastWrite.length : 0, ...lost }
   }
 
   /** The open file was cut to `size` bytes (what was left of it is ours): counted, and writing goes on after. */
   *#truncatedTo(fd: number, size: number): io.Io<PathCheck> {
-    const from = this.#size
+    const from = this.#end.size
     const lost = yield* this.#records.cutTo(fd, size)
     // Cut between the read before our last write and the write: it landed on the cut line.
     if (yield* this.#expected.endsWithOurs(fd, size)) yield* this.#rewriteGlued(fd, size)
-    yield* this.#adoptEnd(fd, size, false)
+    yield* this.#end.adopt(fd, size, false)
     // Cut before the carry into it was made: what it lacks now is found again from what it holds now.
     if (this.#carry !== null && this.#carry.fd !== fd) yield* planCarry(this.#carry, fd, size, false)
     return { kind: 'truncated', from, to: size, ...lost }
@@ -290,8 +273,8 @@ export class Transcript {
   *#rewriteGlued(fd: number, size: number, ours?: number): io.Io<boolean> {
     if (this.#carry !== null) return false
     // Appended to (`ours`: where our writes had left the end): their bytes, up to our last write, are theirs.
-    const theirsFrom = ours === undefined ? undefined : ours - this.#lastWrite.length
-    this.#carry = yield* gluedRecordCarry(fd, size, this.#lastWrite, theirsFrom)
+    const theirsFrom = ours === undefined ? undefined : ours - this.#end.lastWrite.length
+    this.#carry = yield* gluedRecordCarry(fd, size, this.#end.lastWrite, theirsFrom)
     return this.#carry !== null
   }
 
@@ -302,7 +285,7 @@ export class Transcript {
    */
   *unchanged(): io.Io<boolean> {
     if (this.#fd === null) return true
-    return yield* this.#expected.endsAsExpected(this.#fd, this.#size)
+    return yield* this.#expected.endsAsExpected(this.#fd, this.#end.size)
   }
 
   /** Before each write call: the call must not be made (see io.LockOutcome; the next attempt checks first). */
@@ -310,16 +293,6 @@ export class Transcript {
     const outcome = yield* io.requireLock()
     // Confirmed only after a wait: bytes someone wrote meanwhile must not have ours glued after them.
     return outcome === 'recheck' || (outcome === 'reread' && !(yield* this.unchanged()))
-  }
-
-  /** The file is `size` bytes long now, and writing goes on after whatever ends it, on a line of its own. */
-  *#adoptEnd(fd: number, size: number, allVerified: boolean): io.Io<void> {
-    this.#size = size
-    this.#lineEnd = allVerified ? size : Math.min(this.#lineEnd, size)
-    this.#verifiedLineEnd = allVerified ? size : Math.min(this.#verifiedLineEnd, size)
-    const tail = yield* this.#expected.adoptEnd(fd, size)
-    // Whoever changed it may have left it ending inside a line: ours start on a line of their own.
-    this.#needsNewline = tail.length > 0 && tail[tail.length - 1] !== NEWLINE
   }
 
   /** After a write error: check the path before the next write. */
@@ -333,11 +306,8 @@ export class Transcript {
    * this write's behalf). A torn line left by someone else is ended first.
    */
   *append(buffer: Uint8Array, from: number, progress: (bytes: number) => void): io.Io<void> {
-    if (this.#needsNewline) {
-      yield* writeAll(this.#writeHost, this.#fd!, Buffer.of(NEWLINE), 0, () => {
-        this.#needsNewline = false
-        this.#lineEnd = this.#size
-      })
+    if (this.#end.needsNewline) {
+      yield* writeAll(this.#writeHost, this.#fd!, Buffer.of(NEWLINE), 0, () => this.#end.newlineWritten())
     }
     yield* writeAll(this.#writeHost, this.#fd!, buffer, from, progress)
   }
@@ -345,7 +315,7 @@ export class Transcript {
   /** A chunk was written in full; this recorder has written `count` records once it was. */
   committed(chunk: Chunk, count: number): void {
     // A chunk of whole records: the last complete line now ends at the end of the file.
-    if (chunk.nextHeadChars === 0) this.#lineEnd = this.#size
+    if (chunk.nextHeadChars === 0) this.#end.lineEnded()
     this.#records.committed(chunk.completes, chunk.lastUuid, count)
   }
 
@@ -374,9 +344,9 @@ export class Transcript {
       (uuid) => (own ? this.#records.moved(uuid) : this.#records.carried(uuid)),
       this.#error,
     )
-    this.#lineEnd = this.#size
+    this.#end.lineEnded()
     // A cut line carried is not finished by our next record: that goes on a line of its own.
-    if (carry.torn) this.#needsNewline = true
+    if (carry.torn) this.#end.endsInsideLine()
     this.#carry = null
     if (!own) yield* closeQuietly(carry.fd)
     return carry.copied
@@ -400,9 +370,9 @@ export class Transcript {
   #letGo(fd: number): number | null {
     this.#fd = null
     const { carry, surplus } = carryOnLetGo(this.#carry, fd, {
-      verifiedLineEnd: this.#verifiedLineEnd,
-      size: this.#size,
-      torn: this.#needsNewline,
+      verifiedLineEnd: this.#end.verifiedLineEnd,
+      size: this.#end.size,
+      torn: this.#end.needsNewline,
     })
     this.#carry = carry
     return surplus
