@@ -45,8 +45,9 @@ sequences are shown as visible symbols (ESC as ␛).
 
 Every command accepts --json (machine-readable output on stdout; a failure is printed there as
 {"error":{"code","message","exitCode"}}) and --help.
-Exit codes: 0 ok, 1 problems found (verify) or session held by a live recorder (repair),
-2 unreadable input or bad command line, 3 refused (repair: not ours, or nothing to keep).
+Exit codes: 0 ok, 1 problems found (verify), nothing found (search) or session held by a live
+recorder (repair), 2 unreadable input or bad command line, 3 refused (repair: not ours, or nothing
+to keep).
 Interrupted (SIGINT, SIGTERM, SIGHUP): says so on stderr and ends by that signal (a shell shows
 130, 143, 129), never with 0: \`timeout 60 sessiontape verify f && ship f\` never ships an unchecked f.
 Run \`sessiontape <command> --help\` for its options.

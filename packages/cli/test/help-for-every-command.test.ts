@@ -5,8 +5,20 @@ describe('the sessiontape CLI explains itself', () => {
   it('prints an overview naming every command', async () => {
     const { code, stdout } = await runCli('--help')
     expect(code).toBe(0)
-    for (const command of ['list', 'show', 'verify', 'repair', 'tail'])
+    for (const command of ['list', 'show', 'verify', 'repair', 'tail', 'usage', 'export', 'view', 'search'])
       expect(stdout).toContain(`  ${command} `)
+  })
+
+  it("names, in the overview's exit codes, every command that can exit 1 (a script reads the overview)", async () => {
+    const overview = (await runCli('--help')).stdout
+    const exitCodes = overview.slice(overview.indexOf('Exit codes:')).replace(/\s+/g, ' ')
+    const exitingOne: string[] = []
+    for (const command of ['list', 'show', 'verify', 'repair', 'tail', 'usage', 'export', 'view', 'search']) {
+      const own = (await runInProcess(command, '--help')).stdout
+      if (/Exit codes:.*[:,] 1 /s.test(own)) exitingOne.push(command)
+    }
+    expect(exitingOne).toEqual(['verify', 'repair', 'search'])
+    for (const command of exitingOne) expect(exitCodes).toContain(`(${command})`)
   })
 
   it.for(['list', 'show', 'verify', 'repair', 'tail'])(
