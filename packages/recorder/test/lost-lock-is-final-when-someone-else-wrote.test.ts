@@ -14,6 +14,8 @@ vi.setConfig({ testTimeout: CHILD_PROCESS_TEST_TIMEOUT_MS, hookTimeout: CHILD_PR
 // loaded machine; before the test's own timeout, so the test says so).
 const HARD_TIMEOUT_MS = CHILD_PROCESS_TEST_TIMEOUT_MS - 20_000
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms))
+/** The holder's (fixtures/lock-lost-writer.ts) and the other writer's lockStaleMs. */
+const LOCK_STALE_MS = 2000
 
 function records(filePath: string): Array<{ uuid: string; parentUuid: string | null; type: string }> {
   return fs
@@ -26,7 +28,13 @@ function records(filePath: string): Array<{ uuid: string; parentUuid: string | n
 /** Resumes the session in this process (another process than the holder) and writes three records. */
 async function takeOverAndWrite(dir: string, sessionId: string, until: number): Promise<Recorder> {
   for (;;) {
-    const other = createRecorder({ dir, sessionId, resume: true, lockStaleMs: 2000, onError: () => {} })
+    const other = createRecorder({
+      dir,
+      sessionId,
+      resume: true,
+      lockStaleMs: LOCK_STALE_MS,
+      onError: () => {},
+    })
     try {
       await other.ready()
       for (let i = 0; i < 3; i++) other.record('other', { i })
@@ -40,7 +48,29 @@ async function takeOverAndWrite(dir: string, sessionId: string, until: number): 
   }
 }
 
-async function scenario(lose: (dir: string, holder: ReturnType<typeof startFixture>) => Promise<void>) {
+/** Resolves once the child has printed `text` (on stdout, since this call). */
+function untilPrinted(child: ReturnType<typeof startFixture>, text: string): Promise<void> {
+  return new Promise((resolve) => {
+    let seen = ''
+    const onData = (chunk: Buffer | string): void => {
+      seen += chunk.toString()
+      if (!seen.includes(text)) return
+      child.stdout!.off('data', onData)
+      resolve()
+    }
+    child.stdout!.on('data', onData)
+  })
+}
+
+/**
+ * Starts the holder, lets `lose` take its lock away, has another writer resume the session and write three records,
+ * then waits until the holder has tried 20 records after that. `freeze`: the holder is paused and stopped (SIGSTOP)
+ * from before `lose` until the other writer's records are on disk, so the order of the two writers is forced, not raced.
+ */
+async function scenario(
+  lose: (dir: string, holder: ReturnType<typeof startFixture>) => Promise<void>,
+  { freeze = false }: { freeze?: boolean } = {},
+) {
   const dir = await tempDir()
   const sessionId = 'contested'
   const holder = startFixture('lock-lost-writer', [dir, sessionId])
@@ -63,16 +93,40 @@ async function scenario(lose: (dir: string, holder: ReturnType<typeof startFixtu
     // Ended (or killed by the hard timeout) without saying so: the assertions on its codes tell why.
     void done.then(() => resolve())
   })
-  await lose(dir, holder)
-  const other = await takeOverAndWrite(dir, sessionId, Date.now() + 10_000)
-  // Counted from here: tries the holder made before the other writer's records prove nothing about after.
-  holder.stdin!.write('other\n')
-  // The holder notices (its heartbeat runs every lockStaleMs / 2) and tries writing on: it says so. An event,
-  // not a clock: a fixed 3 s wait was both slow and, on a loaded machine, possibly too short.
-  await wroteOn
-  holder.stdin!.write('stop\n')
-  const result = await done
-  clearTimeout(timer)
+  let other: Recorder
+  let result: Awaited<typeof done>
+  try {
+    if (freeze) {
+      // Paused first, so no write call is in flight when it is stopped (a write already handed to the thread pool
+      // would land whenever the process runs again, which no lock can prevent); then stopped, heartbeat included.
+      holder.stdin!.write('pause\n')
+      await untilPrinted(holder, 'paused')
+      holder.kill('SIGSTOP')
+    }
+    const frozenAt = Date.now()
+    await lose(dir, holder)
+    other = await takeOverAndWrite(dir, sessionId, Date.now() + 10_000)
+    if (freeze) {
+      // Frozen for at least lockStaleMs: a write is issued only while the lock is provably fresh (refreshed
+      // < ¾ lockStaleMs ago), so once thawed the holder must ask its heartbeat before writing. A holder that runs
+      // on while its lock directory is removed by hand is the documented window (README guarantee 10): without
+      // pause and freeze, 1 of 10 runs wrote once after the other writer; with a freeze alone, also 1 of 10.
+      await sleep(Math.max(0, LOCK_STALE_MS + 200 - (Date.now() - frozenAt)))
+      holder.kill('SIGCONT')
+      holder.stdin!.write('resume\n')
+    }
+    // Counted from here: tries the holder made before the other writer's records prove nothing about after.
+    holder.stdin!.write('other\n')
+    // The holder notices (its heartbeat runs every lockStaleMs / 2) and tries writing on: it says so. An event,
+    // not a clock: a fixed 3 s wait was both slow and, on a loaded machine, possibly too short.
+    await wroteOn
+    holder.stdin!.write('stop\n')
+    result = await done
+  } finally {
+    // A failed step must not leave the holder behind: it records every 5 ms for ever, outliving the test run.
+    clearTimeout(timer)
+    if (holder.exitCode === null && holder.signalCode === null) holder.kill('SIGKILL')
+  }
   await other.close()
   const all = records(path.join(dir, `${sessionId}.jsonl`))
   const firstOther = all.findIndex((record) => record.type === 'other')
@@ -85,12 +139,20 @@ async function scenario(lose: (dir: string, holder: ReturnType<typeof startFixtu
 }
 
 describe('a lost lock is final whenever someone else wrote meanwhile, whichever order the events arrive in', () => {
+  // The holder is frozen while its lock directory is removed and the other writer resumes and writes: without the
+  // freeze, the holder's heartbeat could take the lock again first (the other writer then finds it locked, as it
+  // should — failed 1 of 1 sweep runs at load ~25), or its write could race the other writer's append. That
+  // concurrent case is the documented window of a lock removed by hand (noticed only at the next heartbeat,
+  // README guarantee 10); what is guaranteed, and asserted here, is that once someone else wrote, it never writes.
   it('the lock directory removed, another process resumes and writes: the first writer stops for good, nothing of it after their records', async () => {
-    const { killed, all, firstOther, codes } = await scenario((dir) => {
-      fs.rmSync(path.join(dir, '.sessiontape', 'contested.jsonl.lock'), { recursive: true, force: true })
-      fs.rmSync(path.join(dir, '.sessiontape', 'contested.jsonl.lock.owner'), { force: true })
-      return Promise.resolve()
-    })
+    const { killed, all, firstOther, codes } = await scenario(
+      (dir) => {
+        fs.rmSync(path.join(dir, '.sessiontape', 'contested.jsonl.lock'), { recursive: true, force: true })
+        fs.rmSync(path.join(dir, '.sessiontape', 'contested.jsonl.lock.owner'), { force: true })
+        return Promise.resolve()
+      },
+      { freeze: true },
+    )
     expect(killed).toBe(false)
     expect(firstOther).toBeGreaterThan(0)
     expect(all.slice(firstOther).map((record) => record.type)).toEqual(['other', 'other', 'other'])
