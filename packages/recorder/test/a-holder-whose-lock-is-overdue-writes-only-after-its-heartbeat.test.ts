@@ -3,7 +3,7 @@ import path from 'node:path'
 import { describe, expect, it, vi } from 'vitest'
 
 import { createRecorder, type Recorder } from '../src/index.js'
-import { finished, startFixture, waitForOutput } from './helpers/run-fixture.js'
+import { finished, killIfHung, startFixture, waitForOutput } from './helpers/run-fixture.js'
 import { tempDir } from './helpers/temp-dir.js'
 import { CHILD_PROCESS_TEST_TIMEOUT_MS } from './helpers/timeouts.js'
 
@@ -52,11 +52,7 @@ describe.for(['sync', 'async'] as const)(
       const marker = path.join(dir, 'taken-over')
       const holder = startFixture('overdue-lock-holder', [dir, sessionId])
       const done = finished(holder)
-      let killed = false
-      const timer = setTimeout(() => {
-        killed = true
-        holder.kill('SIGKILL')
-      }, HARD_TIMEOUT_MS)
+      const hang = killIfHung(holder, HARD_TIMEOUT_MS)
       await waitForOutput(holder, 'ready')
       const attempted = waitForOutput(holder, '"flushed"')
       holder.stdin!.write(`block-until ${marker} ${mode}\n`)
@@ -68,9 +64,9 @@ describe.for(['sync', 'async'] as const)(
       await other.close()
       holder.stdin!.write('stop\n')
       const result = await done
-      clearTimeout(timer)
+      hang.cancel()
 
-      expect(killed).toBe(false)
+      expect(hang.killed()).toBe(false)
       const lines = said.trim().split('\n')
       const attempt = JSON.parse(lines.find((line) => line.includes('"flushed"'))!) as {
         flushed: boolean

@@ -2,7 +2,7 @@ import fs from 'node:fs/promises'
 import path from 'node:path'
 import { describe, expect, it, vi } from 'vitest'
 
-import { finished, startFixture } from './helpers/run-fixture.js'
+import { finished, killIfHung, startFixture } from './helpers/run-fixture.js'
 import { tempDir } from './helpers/temp-dir.js'
 import { CHILD_PROCESS_TEST_TIMEOUT_MS } from './helpers/timeouts.js'
 
@@ -18,14 +18,10 @@ async function run(
 ): Promise<{ stdout: string; stderr: string; code: number | null; killed: boolean; dir: string }> {
   const dir = await tempDir()
   const child = startFixture('fifo-at-the-path', [dir, how])
-  let killed = false
-  const timer = setTimeout(() => {
-    killed = true
-    child.kill('SIGKILL')
-  }, HARD_TIMEOUT_MS)
+  const hang = killIfHung(child, HARD_TIMEOUT_MS)
   const result = await finished(child)
-  clearTimeout(timer)
-  return { ...result, killed, dir }
+  hang.cancel()
+  return { ...result, killed: hang.killed(), dir }
 }
 
 describe('a FIFO at the transcript path is refused (ERR_NOT_A_FILE), never written, and nothing blocks on it', () => {

@@ -3,7 +3,7 @@ import path from 'node:path'
 import { describe, expect, it, vi } from 'vitest'
 
 import { createRecorder, type Recorder } from '../src/index.js'
-import { finished, startFixture } from './helpers/run-fixture.js'
+import { finished, killIfHung, startFixture, waitForOutput } from './helpers/run-fixture.js'
 import { tempDir } from './helpers/temp-dir.js'
 import { CHILD_PROCESS_TEST_TIMEOUT_MS } from './helpers/timeouts.js'
 
@@ -48,20 +48,6 @@ async function takeOverAndWrite(dir: string, sessionId: string, until: number): 
   }
 }
 
-/** Resolves once the child has printed `text` (on stdout, since this call). */
-function untilPrinted(child: ReturnType<typeof startFixture>, text: string): Promise<void> {
-  return new Promise((resolve) => {
-    let seen = ''
-    const onData = (chunk: Buffer | string): void => {
-      seen += chunk.toString()
-      if (!seen.includes(text)) return
-      child.stdout!.off('data', onData)
-      resolve()
-    }
-    child.stdout!.on('data', onData)
-  })
-}
-
 /**
  * Starts the holder, lets `lose` take its lock away, has another writer resume the session and write three records,
  * then waits until the holder has tried 20 records after that. `freeze`: the holder is paused and stopped (SIGSTOP)
@@ -75,24 +61,10 @@ async function scenario(
   const sessionId = 'contested'
   const holder = startFixture('lock-lost-writer', [dir, sessionId])
   const done = finished(holder)
-  let killed = false
-  const timer = setTimeout(() => {
-    killed = true
-    holder.kill('SIGKILL')
-  }, HARD_TIMEOUT_MS)
-  await new Promise<void>((resolve) => holder.stdout!.once('data', () => resolve()))
-  let seen = ''
-  const wroteOn = new Promise<void>((resolve) => {
-    const onData = (chunk: Buffer | string) => {
-      seen += chunk.toString()
-      if (!seen.includes('wrote on')) return
-      holder.stdout!.off('data', onData)
-      resolve()
-    }
-    holder.stdout!.on('data', onData)
-    // Ended (or killed by the hard timeout) without saying so: the assertions on its codes tell why.
-    void done.then(() => resolve())
-  })
+  const hang = killIfHung(holder, HARD_TIMEOUT_MS)
+  await waitForOutput(holder, 'ready')
+  // Ended (or killed by the hard timeout) without saying so: the assertions on its codes tell why.
+  const wroteOn = waitForOutput(holder, 'wrote on').catch(() => '')
   let other: Recorder
   let result: Awaited<typeof done>
   try {
@@ -100,7 +72,7 @@ async function scenario(
       // Paused first, so no write call is in flight when it is stopped (a write already handed to the thread pool
       // would land whenever the process runs again, which no lock can prevent); then stopped, heartbeat included.
       holder.stdin!.write('pause\n')
-      await untilPrinted(holder, 'paused')
+      await waitForOutput(holder, 'paused')
       holder.kill('SIGSTOP')
     }
     const frozenAt = Date.now()
@@ -124,14 +96,14 @@ async function scenario(
     result = await done
   } finally {
     // A failed step must not leave the holder behind: it records every 5 ms for ever, outliving the test run.
-    clearTimeout(timer)
+    hang.cancel()
     if (holder.exitCode === null && holder.signalCode === null) holder.kill('SIGKILL')
   }
   await other.close()
   const all = records(path.join(dir, `${sessionId}.jsonl`))
   const firstOther = all.findIndex((record) => record.type === 'other')
   return {
-    killed,
+    killed: hang.killed(),
     all,
     firstOther,
     codes: (JSON.parse(result.stdout.trim().split('\n').at(-1)!) as { codes: string[] }).codes,

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process'
 import path from 'node:path'
 import { describe, expect, it, vi } from 'vitest'
 
-import { finished, startFixture } from './helpers/run-fixture.js'
+import { finished, killIfHung, startFixture } from './helpers/run-fixture.js'
 import { tempDir } from './helpers/temp-dir.js'
 import { CHILD_PROCESS_TEST_TIMEOUT_MS } from './helpers/timeouts.js'
 
@@ -16,14 +16,10 @@ async function readEachWay(
   target: string,
 ): Promise<{ stdout: string; code: number | null; killed: boolean }> {
   const child = startFixture('read-a-file-that-is-not-regular', [target])
-  let killed = false
-  const timer = setTimeout(() => {
-    killed = true
-    child.kill('SIGKILL')
-  }, HARD_TIMEOUT_MS)
+  const hang = killIfHung(child, HARD_TIMEOUT_MS)
   const result = await finished(child)
-  clearTimeout(timer)
-  return { stdout: result.stdout, code: result.code, killed }
+  hang.cancel()
+  return { stdout: result.stdout, code: result.code, killed: hang.killed() }
 }
 
 describe('the readers refuse a FIFO or a device with ERR_NOT_A_FILE, and nothing blocks on it', () => {

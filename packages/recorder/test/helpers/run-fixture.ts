@@ -38,6 +38,19 @@ export function finished(child: ChildProcess): Promise<FixtureResult> {
   })
 }
 
+/**
+ * A hang detector for a child process test: SIGKILLs `child` unless it ended within `ms` of this call (the caller
+ * cancels once it has). `killed()` says whether it had to, so the test can fail saying so.
+ */
+export function killIfHung(child: ChildProcess, ms: number): { killed: () => boolean; cancel: () => void } {
+  let killed = false
+  const timer = setTimeout(() => {
+    killed = true
+    child.kill('SIGKILL')
+  }, ms)
+  return { killed: () => killed, cancel: () => clearTimeout(timer) }
+}
+
 export function runFixture(name: string, args: readonly string[]): Promise<FixtureResult> {
   const child = startFixture(name, args)
   child.stdin?.end()
