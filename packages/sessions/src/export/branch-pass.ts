@@ -3,13 +3,22 @@
  * only their links (uuid, parent, compaction link, sidechain flag, type) and asks the recorder's
  * `activeBranch()`, the same walk `readConversation()` uses. An event belongs to the record whose uuid
  * starts its id (`<uuid>` or `<uuid>#<n>`); events of no record (metadata lines, records without a uuid)
- * are on every branch. What is kept afterwards is the set of records *off* the branch (none in a session
+ * and of our metadata records (`title`, `recovered`) are on every branch. What is kept afterwards is the set of records *off* the branch (none in a session
  * that never rewound), so the rendering pass that follows holds nothing that grows with the session.
  */
-import { activeBranch, streamRecords, type FormatOption, type SessionRecord } from '@sessiontape/recorder'
+import {
+  activeBranch,
+  RECOVERED_RECORD_TYPE,
+  streamRecords,
+  TITLE_RECORD_TYPE,
+  type FormatOption,
+  type SessionRecord,
+} from '@sessiontape/recorder'
 import type { ConversationEvent } from '../model.js'
 
 export type OnBranch = (event: ConversationEvent) => boolean
+
+const SESSION_METADATA: ReadonlySet<string> = new Set([TITLE_RECORD_TYPE, RECOVERED_RECORD_TYPE])
 
 /** The record an event came from: its id up to a `#`. */
 export function recordOf(id: string): string {
@@ -48,7 +57,11 @@ export class BranchLinks {
     const off = new Set<string>()
     // No branch at all (no leaf): every event counts as on it.
     if (branch.size === 0) return off
-    for (const link of links) if (!branch.has(link.uuid)) off.add(link.uuid)
+    // Our metadata records (a title, a recovered torn line) are never a parent, so no branch passes through
+    // them; they name or explain the whole session and belong to every branch.
+    for (const link of links) {
+      if (!branch.has(link.uuid) && !SESSION_METADATA.has(link.type)) off.add(link.uuid)
+    }
     return off
   }
 }

@@ -75,6 +75,16 @@ function renderItems(items: readonly TurnItem[]): string {
   return parts.join('\n')
 }
 
+/** What a Markdown header named: the footer names what was learnt only after it was written. */
+export interface HeaderShown {
+  readonly title: string | undefined
+  readonly sessionId: string | undefined
+}
+
+export function headerShown(facts: SessionFacts): HeaderShown {
+  return { title: facts.title, sessionId: facts.sessionId }
+}
+
 export function markdownHeader(facts: SessionFacts): string {
   const title = facts.title ?? (facts.sessionId === undefined ? 'Session' : `Session ${facts.sessionId}`)
   const rows: string[] = []
@@ -108,9 +118,16 @@ export function markdownFooter(
   facts: SessionFacts,
   total: Usage,
   turns: number,
+  shown: HeaderShown,
   redaction?: RedactionReport,
 ): string {
   let out = `## Totals\n\n- Turns: ${NUMBER.format(turns)}\n- Tokens: ${formatUsage(total)}\n`
+  // The header is written with the first turn (the export streams); a title set later, or a session id
+  // first seen after it, is named here rather than lost.
+  if (facts.title !== undefined && facts.title !== shown.title)
+    out += `- Title: ${markdownProse(facts.title).replace(/\n/g, ' ')}\n`
+  if (facts.sessionId !== undefined && shown.sessionId === undefined)
+    out += `- Session: ${markdownProse(facts.sessionId)}\n`
   if (total.cacheCreationInputTokens > 0)
     out += `- Cache writes: ${NUMBER.format(total.cacheCreationInputTokens)}\n`
   if (facts.ended !== undefined) out += `- Last activity: ${formatTime(facts.ended)}\n`

@@ -13,7 +13,7 @@ import {
   pageScript,
   pageTail,
 } from './html.js'
-import { markdownFooter, markdownHeader, markdownTurn } from './markdown.js'
+import { type HeaderShown, headerShown, markdownFooter, markdownHeader, markdownTurn } from './markdown.js'
 import { jsonIsland, showControls } from './text-safety.js'
 import { TurnBuilder, type SessionFacts, type Turn } from './turns.js'
 import type { OnBranch } from './branch-pass.js'
@@ -81,6 +81,8 @@ export async function renderEvents(
 ): Promise<RenderSummary> {
   const builder = turnBuilder(options)
   let written = 0
+  /** Markdown: what the header named when it was written (with the first turn). */
+  let shown: HeaderShown | undefined
   /** HTML: what is not written yet (under HTML_CHUNK_CHARS), and the turns in the island being written. */
   let pending = ''
   let inIsland = 0
@@ -105,6 +107,7 @@ export async function renderEvents(
   const emit = async (turn: Turn): Promise<void> => {
     written++
     if (options.format === 'md') {
+      if (written === 1) shown = headerShown(builder.facts)
       await write((written === 1 ? markdownHeader(builder.facts) : '') + markdownTurn(turn))
       return
     }
@@ -125,7 +128,7 @@ export async function renderEvents(
   if (options.format === 'md') {
     await write(
       (written === 0 ? markdownHeader(builder.facts) : '') +
-        markdownFooter(builder.facts, builder.total, written, redaction),
+        markdownFooter(builder.facts, builder.total, written, shown ?? headerShown(builder.facts), redaction),
     )
   } else {
     if (inIsland > 0 || !scriptOut) await closeIsland()

@@ -126,6 +126,12 @@ export class TurnBuilder {
     if (!on && this.#options.activeOnly === true) return undefined
     const text = this.#text
     const ts = event.timestamp
+    // A format whose records each carry the session's id (ours without a `session` record, Claude Code's,
+    // Qwen Code's) names the session even when no session event does; a session event's id wins.
+    if (this.facts.sessionId === undefined) {
+      const id = (event.raw as { sessionId?: unknown } | null | undefined)?.sessionId
+      if (typeof id === 'string' && id !== '') this.facts.sessionId = text(id)
+    }
     if (ts !== undefined) {
       this.facts.started ??= ts
       this.facts.ended = ts
