@@ -20,8 +20,17 @@ export interface Carry {
   lineLast?: number | undefined
   /** The old file ended inside a line that is not ours (cut by a truncation): the file goes on after a newline. */
   readonly torn: boolean
-  /** Bytes someone appended between two writes of ours (an unfinished line): never copied. */
-  readonly skip?: { readonly from: number; readonly to: number } | undefined
+  /**
+   * Bytes someone appended around our last write (an unfinished line just before it, glued to it; more
+   * after it, before we looked again): never copied. In file order.
+   */
+  readonly skip?: readonly Skip[] | undefined
+}
+
+/** A byte range of the old file that is not ours. */
+export interface Skip {
+  readonly from: number
+  readonly to: number
 }
 
 // Records of the new file (from its end) looked for in the old one: a copy taken before the old file was
@@ -67,15 +76,16 @@ export function* copyCarry(
 ): io.Io<void> {
   const length = carry.end - carry.start
   const buffer = Buffer.allocUnsafe(Math.min(CARRY_CHUNK, Math.max(length, 1)))
-  const skip = carry.skip
+  const skips = carry.skip ?? []
   while (carry.copied < length) {
     const at = carry.start + carry.copied
-    if (skip !== undefined && at >= skip.from && at < skip.to) {
-      carry.copied = Math.min(length, skip.to - carry.start)
+    const inside = skips.find((skip) => at >= skip.from && at < skip.to)
+    if (inside !== undefined) {
+      carry.copied = Math.min(length, inside.to - carry.start)
       continue
     }
-    const upTo = skip !== undefined && at < skip.from ? skip.from : carry.end
-    const want = Math.min(buffer.length, upTo - at)
+    const upTo = skips.find((skip) => skip.from > at)?.from ?? carry.end
+    const want = Math.min(buffer.length, Math.min(upTo, carry.end) - at)
     let got: number
     try {
       got = yield* io.read(carry.fd, buffer, 0, want, at)
@@ -114,24 +124,29 @@ function findRecords(carry: Carry, bytes: Buffer, record: (uuid: string) => void
 }
 
 /**
- * Our last write (`lastWrite.length` bytes ending the file, begun at a line start of ours) after someone's
+ * Our last write (`lastWrite.length` bytes ending at `ourEnd`, begun at a line start of ours) after someone's
  * bytes that did not end with a newline: its first record is glued to their line. The carry that writes it
- * again, from this same file, or null when nothing is glued.
+ * again, from this same file, or null when nothing is glued. `theirsFrom`: where their bytes before our last
+ * write begin (they were appended between our writes); `size`: the file's size now, bytes after `ourEnd`
+ * being theirs too (appended after our last write).
  */
 export function* gluedRecordCarry(
   fd: number,
+  ourEnd: number,
   size: number,
   lastWrite: { readonly length: number; readonly lineStart: boolean },
   theirsFrom?: number,
 ): io.Io<Carry | null> {
-  const start = size - lastWrite.length
+  const start = ourEnd - lastWrite.length
   if (!lastWrite.lineStart || start <= 0) return null
   if ((yield* bytesAt(fd, start - 1, 1))[0] === NEWLINE) return null
-  const end = yield* lineEndFrom(fd, start, size)
+  const end = yield* lineEndFrom(fd, start, ourEnd)
   if (end === null) return null
-  // Their unfinished line, between our writes: should this file leave the path, the carry from it copies
-  // what is ours on either side of it, and never it (see carryOnLetGo).
-  const skip = theirsFrom !== undefined && theirsFrom < start ? { from: theirsFrom, to: start } : undefined
+  // Their unfinished lines, before and after our last write: should this file leave the path, the carry
+  // from it copies what is ours on either side of them, and never them (see carryOnLetGo).
+  const skip: Skip[] = []
+  if (theirsFrom !== undefined && theirsFrom < start) skip.push({ from: theirsFrom, to: start })
+  if (ourEnd < size) skip.push({ from: ourEnd, to: size })
   return { fd, start, end, copied: 0, lineHead: EMPTY, torn: false, skip }
 }
 

@@ -1,4 +1,4 @@
-import { bytesAt } from './file-scan.js'
+import { bytesAt, endOfFirst } from './file-scan.js'
 import * as io from './io.js'
 
 /**
@@ -21,12 +21,19 @@ function firstLineOf(bytes: Buffer): Buffer {
 }
 // Enough of our last record's bytes that another file ending with the same bytes there is no accident.
 const TAIL_BYTES = 64
+// How far past where we left them our last bytes are looked for when someone's bytes landed before our last
+// write (an append racing it, between the read before the write and the write): what one write call of
+// another tool appends in that moment. Past it, the file is taken for rewritten in place (and reported so).
+const SHIFT_LIMIT = 1024 * 1024
 
 /** How the file compares with what our writes left. */
 export type ContentMatch =
   /** Our first and last bytes are where we left them. */
   | 'intact'
-  /** Our first bytes are in place and our last write ends the file, but bytes not ours came before it. */
+  /**
+   * Our first bytes are in place and our last write is in the file, but bytes not ours came before it (and
+   * maybe after it): see {@link ExpectedContent.shiftedEnd}.
+   */
   | 'interleaved'
   /** Our first bytes or our last bytes are gone: the file was rewritten in place. */
   | 'rewritten'
@@ -130,9 +137,23 @@ export class ExpectedContent {
     const tail = this.#tail
     if (size < expected || tail.length === 0) return 'intact'
     if ((yield* bytesAt(fd, expected - tail.length, tail.length)).equals(tail)) return 'intact'
-    // Someone appended between our writes (their bytes came before our last one): our last bytes end the file.
-    if (size > expected && (yield* bytesAt(fd, size - tail.length, tail.length)).equals(tail))
-      return 'interleaved'
+    // Someone appended between our writes (their bytes came before our last one, maybe after it too).
+    if ((yield* this.shiftedEnd(fd, expected, size)) !== null) return 'interleaved'
     return 'rewritten'
+  }
+
+  /**
+   * Where our last bytes end in a file someone appended to around our last write, or null: their bytes
+   * before it (an append racing it) moved it on, and more may have been appended after it. Looked for past
+   * where we left them, within {@link SHIFT_LIMIT}, the first occurrence (what follows may be anything, a
+   * copy of our bytes too); else at the very end of the file.
+   */
+  *shiftedEnd(fd: number, expected: number, size: number): io.Io<number | null> {
+    const tail = this.#tail
+    if (tail.length === 0 || size <= expected) return null
+    const from = expected - tail.length + 1
+    const found = yield* endOfFirst(fd, tail, from, Math.min(size, expected + SHIFT_LIMIT))
+    if (found !== null) return found
+    return (yield* bytesAt(fd, size - tail.length, tail.length)).equals(tail) ? size : null
   }
 }

@@ -249,3 +249,21 @@ export function* bytesAt(fd: number, position: number, length: number): io.Io<Bu
   const got = yield* readFully(fd, buffer, position)
   return buffer.subarray(0, got)
 }
+
+/**
+ * Where the first occurrence of `bytes` in the file open as `fd`, searched from `from` up to `end`, ends, or
+ * null. Reads in chunks that overlap by `bytes.length - 1`, so an occurrence across two chunks is found.
+ */
+export function* endOfFirst(fd: number, bytes: Buffer, from: number, end: number): io.Io<number | null> {
+  if (bytes.length === 0 || end - from < bytes.length) return null
+  const buffer = Buffer.allocUnsafe(Math.min(CHUNK, end - from))
+  let at = from
+  while (end - at >= bytes.length) {
+    const got = yield* readFully(fd, buffer.subarray(0, Math.min(buffer.length, end - at)), at)
+    if (got < bytes.length) return null
+    const index = buffer.subarray(0, got).indexOf(bytes)
+    if (index !== -1) return at + index + bytes.length
+    at += got - bytes.length + 1
+  }
+  return null
+}

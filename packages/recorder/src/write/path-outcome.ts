@@ -21,7 +21,7 @@ export type PathCheck =
   | ({ readonly kind: 'truncated'; readonly from: number; readonly to: number } & Lost)
   /**
    * Same file, longer than our writes left it, our bytes in place: someone else appended (the lock was
-   * bypassed, or lost). `interleaved`: their bytes came before our last write, not after it.
+   * bypassed, or lost). `interleaved`: some of their bytes came before our last write (an append racing it), not only after it.
    */
   | {
       readonly kind: 'grown'

@@ -16,7 +16,7 @@ export function grownMessage(outcome: Extract<PathCheck, { kind: 'grown' }>, loc
   const forked = lockWasLost
     ? ' while the session lock was not provably ours: another writer took the session, and this recorder stops for good rather than fork it'
     : ''
-  const where = outcome.interleaved ? ' (before our last write, not after it)' : ''
+  const where = outcome.interleaved ? ' (some of them before our last write, not after it)' : ''
   const glued = outcome.rewriting
     ? '; the record our write began with was glued to their unfinished line, and is written again on a line of its own'
     : ''

@@ -210,9 +210,11 @@ export class Transcript {
       return { kind: 'rewritten', from, to: size, lastUuid, ...lost }
     }
     if (size > from) {
-      yield* this.#end.adopt(fd, size, true)
       const interleaved = match === 'interleaved'
-      const rewriting = interleaved && (yield* this.#rewriteGlued(fd, size, from))
+      // Where our last write ends (their bytes before it, maybe more after it): read before adopting the end.
+      const ourEnd = interleaved ? yield* this.#expected.shiftedEnd(fd, from, size) : null
+      yield* this.#end.adopt(fd, size, true)
+      const rewriting = ourEnd !== null && (yield* this.#rewriteGlued(fd, ourEnd, size, from))
       return { kind: 'grown', from, to: size, interleaved, rewriting }
     }
     return yield* this.#truncatedTo(fd, size)
@@ -232,9 +234,11 @@ export class Transcript {
     if (match === 'rewritten') return yield* this.#overwritten(fd, size)
     if (size < from) return yield* this.#truncatedTo(fd, size)
     if (match !== 'interleaved') return null
-    // Appended to: let go now, the carry skipping their bytes (a record glued to them is carried whole).
-    yield* this.#end.adopt(fd, size, false)
-    yield* this.#rewriteGlued(fd, size, from)
+    // Appended to: let go now, the carry skipping their bytes (a record glued to them is carried whole). It
+    // ends where our last write ends: what was appended after it is theirs, maybe an unfinished line.
+    const ourEnd = (yield* this.#expected.shiftedEnd(fd, from, size)) ?? size
+    yield* this.#end.adopt(fd, ourEnd, false)
+    yield* this.#rewriteGlued(fd, ourEnd, ourEnd, from)
     return null
   }
 
@@ -256,7 +260,7 @@ export class Transcript {
     const from = this.#end.size
     const lost = yield* this.#records.cutTo(fd, size)
     // Cut between the read before our last write and the write: it landed on the cut line.
-    if (yield* this.#expected.endsWithOurs(fd, size)) yield* this.#rewriteGlued(fd, size)
+    if (yield* this.#expected.endsWithOurs(fd, size)) yield* this.#rewriteGlued(fd, size, size)
     yield* this.#end.adopt(fd, size, false)
     // Cut before the carry into it was made: what it lacks now is found again from what it holds now.
     if (this.#carry !== null && this.#carry.fd !== fd) yield* planCarry(this.#carry, fd, size, false)
@@ -264,17 +268,18 @@ export class Transcript {
   }
 
   /**
-   * Our last write ends the file, but someone changed what came before it (appended, or cut the file)
-   * between the read that checked the file and the write: a race of microseconds. If their bytes did not
-   * end with a newline, the first record of that write is glued to their line and no reader can parse it:
-   * it is written again, whole, on a line of its own (by a carry from this same file; the damaged line
-   * stays, as everything written does). True when it will be.
+   * Our last write ends at `ourEnd` (the file is `size` bytes long: bytes after it are someone else's), but
+   * someone changed what came before it (appended, or cut the file) between the read that checked the file
+   * and the write: a race of microseconds. If their bytes did not end with a newline, the first record of
+   * that write is glued to their line and no reader can parse it: it is written again, whole, on a line of
+   * its own (by a carry from this same file; the damaged line stays, as everything written does). True when
+   * it will be.
    */
-  *#rewriteGlued(fd: number, size: number, ours?: number): io.Io<boolean> {
+  *#rewriteGlued(fd: number, ourEnd: number, size: number, ours?: number): io.Io<boolean> {
     if (this.#carry !== null) return false
     // Appended to (`ours`: where our writes had left the end): their bytes, up to our last write, are theirs.
     const theirsFrom = ours === undefined ? undefined : ours - this.#end.lastWrite.length
-    this.#carry = yield* gluedRecordCarry(fd, size, this.#end.lastWrite, theirsFrom)
+    this.#carry = yield* gluedRecordCarry(fd, ourEnd, size, this.#end.lastWrite, theirsFrom)
     return this.#carry !== null
   }
 
