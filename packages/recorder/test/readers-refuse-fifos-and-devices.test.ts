@@ -30,7 +30,7 @@ describe('the readers refuse a FIFO or a device with ERR_NOT_A_FILE, and nothing
     expect(result.killed).toBe(false)
     expect(result.code).toBe(0)
     expect(result.stdout).toBe(
-      'readSession ERR_NOT_A_FILE\nstreamRecords ERR_NOT_A_FILE\ndetectFormat ERR_NOT_A_FILE\n',
+      'readSession ERR_NOT_A_FILE\nstreamRecords ERR_NOT_A_FILE\ndetectFormat ERR_NOT_A_FILE\nreadSession gemini-json ERR_NOT_A_FILE\n',
     )
   })
 
@@ -38,12 +38,14 @@ describe('the readers refuse a FIFO or a device with ERR_NOT_A_FILE, and nothing
     const result = await readEachWay('/dev/zero')
     expect(result.killed).toBe(false)
     expect(result.stdout).toBe(
-      'readSession ERR_NOT_A_FILE\nstreamRecords ERR_NOT_A_FILE\ndetectFormat ERR_NOT_A_FILE\n',
+      'readSession ERR_NOT_A_FILE\nstreamRecords ERR_NOT_A_FILE\ndetectFormat ERR_NOT_A_FILE\nreadSession gemini-json ERR_NOT_A_FILE\n',
     )
   })
 
   it('a directory still fails with EISDIR, as reading one always did', async () => {
     const result = await readEachWay(await tempDir())
-    expect(result.stdout).toBe('readSession EISDIR\nstreamRecords EISDIR\ndetectFormat EISDIR\n')
+    expect(result.stdout).toBe(
+      'readSession EISDIR\nstreamRecords EISDIR\ndetectFormat EISDIR\nreadSession gemini-json EISDIR\n',
+    )
   })
 })

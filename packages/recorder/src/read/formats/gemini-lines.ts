@@ -1,4 +1,4 @@
-import { readFile, stat } from 'node:fs/promises'
+import { readWholeFile } from '../byte-source.js'
 import path from 'node:path'
 import { lineBatches, type LineTail } from '../line-batches.js'
 import {
@@ -111,8 +111,9 @@ export async function* geminiDocumentLines(
   options: GeminiLinesOptions = {},
 ): AsyncGenerator<Line[]> {
   options.signal?.throwIfAborted()
-  const { size } = await stat(filePath)
-  if (size > MAX_LEGACY_DOCUMENT_BYTES) {
+  const whole = await readWholeFile(filePath, MAX_LEGACY_DOCUMENT_BYTES)
+  if ('tooLong' in whole) {
+    const size = whole.tooLong
     yield [
       {
         ...at(1, 0, size),
@@ -121,14 +122,14 @@ export async function* geminiDocumentLines(
             line: 1,
             offset: 0,
             kind: 'too-long',
-            detail: `a ${size}-byte JSON document, over the ${MAX_LEGACY_DOCUMENT_BYTES}-byte bound for one session document; not read`,
+            detail: `a JSON document of at least ${size} bytes, over the ${MAX_LEGACY_DOCUMENT_BYTES}-byte bound for one session document; not read`,
           },
         ],
       },
     ]
     return
   }
-  const text = await readFile(filePath, 'utf8')
+  const { text, size } = whole
   let value: unknown
   try {
     value = JSON.parse(text)
