@@ -85,4 +85,62 @@ describe('records queued behind a write in flight are written exactly, in order'
     expect(Math.max(...sizes)).toBeLessThanOrEqual(MAX_WRITE)
     expect(rec.stats()).toMatchObject({ pendingRecords: 0, pendingChars: 0, persisted: expected.length })
   })
+
+  // Chat: no big record ahead, only the write in flight (and the read that checks the file before the next
+  // one). The records queued meanwhile are encoded ahead too; the file must not tell.
+  it('bursts of small records behind a write in flight, nothing big ahead: byte-exact lines, counts kept, writes bounded', async () => {
+    const dir = await tempDir()
+    const sizes: number[] = []
+    let release: (() => void) | null = null
+    const seam = fakeFs({
+      overrides: {
+        write: (real) => async (fd, buffer, offset, length) => {
+          sizes.push(length)
+          // Every third write waits a few loop turns: bursts pile up behind it, as behind a slow disk.
+          if (sizes.length % 3 === 1) await new Promise<void>((resolve) => (release = resolve))
+          return real(fd, buffer, offset, length)
+        },
+      },
+    })
+    const rec = createRecorder({ dir, fs: seam, fsync: 'never', meta: false, maxWriteBytes: MAX_WRITE })
+    await rec.ready()
+    const expected: Array<Record<string, unknown>> = []
+    for (let burst = 0; burst < 40; burst++) {
+      for (let i = 0; i < 50; i++) {
+        const data = {
+          burst,
+          i,
+          text: `turn ${i} "quoted" \\ café 日本 😀 \udc00 ${'y'.repeat((burst * 13 + i) % 400)}`,
+        }
+        expected.push(data)
+        rec.record(i % 2 === 0 ? 'user' : 'assistant', data)
+      }
+      if (burst % 4 === 3) {
+        ;(release as (() => void) | null)?.()
+        release = null
+      }
+      await tick()
+      await tick()
+    }
+    const flushed = rec.flush()
+    // Release the writes still held until the flush is answered.
+    while (!(await Promise.race([flushed.then(() => true), tick().then(() => false)]))) {
+      ;(release as (() => void) | null)?.()
+      release = null
+    }
+    await rec.close()
+
+    const records = readTranscript(rec.filePath)
+    const envelope = new Set(['uuid', 'parentUuid', 'sessionId', 'timestamp', 'type', 'v'])
+    const dataOf = (record: Record<string, unknown>) =>
+      Object.fromEntries(Object.entries(record).filter(([key]) => !envelope.has(key)))
+    expect(records.map(dataOf)).toEqual(expected)
+    const text = fs.readFileSync(rec.filePath, 'utf8')
+    const lines = text.slice(0, -1).split('\n')
+    expect(lines.map((line) => `${JSON.stringify(JSON.parse(line))}`)).toEqual(lines)
+    expect(Math.max(...sizes)).toBeLessThanOrEqual(MAX_WRITE)
+    // Batched: far fewer writes than bursts' worth of records.
+    expect(sizes.length).toBeLessThan(expected.length / 10)
+    expect(rec.stats()).toMatchObject({ pendingRecords: 0, pendingChars: 0, persisted: expected.length })
+  })
 })

@@ -105,16 +105,6 @@ export class RecordQueue {
     return this.#heldChars
   }
 
-  /**
-   * Something ahead takes several turns to write — strings held (written in slices), a record handed over
-   * (walked first), a record begun in slices — so records queued now wait long enough to meet garbage
-   * collections: worth encoding ahead ({@link packAhead}). Otherwise they go out in the next write anyway,
-   * and encoding them twice over (a pack, then the batch) would only cost.
-   */
-  get slowAhead(): boolean {
-    return this.#heldChars > 0 || this.#walks > 0 || this.#headChars > 0
-  }
-
   /** The head record is written in part (a record bigger than one write): stopping now would leave half a line. */
   get midRecord(): boolean {
     return this.#headChars > 0
@@ -282,7 +272,8 @@ export class RecordQueue {
   /**
    * Encodes the ordinary records waiting behind the chunk being written into packs (packed-runs.ts: their
    * exact bytes, outside V8's heap, at most `maxBytes` each) until `deadline`, and lets their strings go, so
-   * that a backlog behind a big record is nothing for a scavenge to copy. The bytes written are the same.
+   * that a backlog behind a write in flight (a big record, or just the write and the read that checks the
+   * file before the next one) is nothing for a scavenge to copy. The bytes written are the same.
    */
   packAhead(maxBytes: number, deadline = performance.now() + TURN_BUDGET_MS): void {
     const records = this.#records

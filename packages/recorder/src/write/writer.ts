@@ -117,7 +117,7 @@ export class Writer {
 
   schedule(): void {
     if (this.#busy) {
-      if (this.#s.queue.slowAhead) this.#packLater()
+      this.#packLater()
       return
     }
     if (this.#scheduled || this.#stopped || this.#latch.holdsBack) return
@@ -131,9 +131,12 @@ export class Writer {
   }
 
   /**
-   * The loop is writing, with a big record ahead (RecordQueue.slowAhead): the records just queued behind
-   * it are encoded in a task of their own, after the caller's turn, so that they do not stay alive as
-   * strings in V8's young generation until their write (see RecordQueue.packAhead).
+   * The loop is busy (a write cycle in flight): the records just queued cannot go out before it ends and the
+   * next cycle's read before its write returns — two loop turns at least, many behind a big record — so they
+   * are encoded in a task of their own, after the caller's turn, instead of staying alive as strings in V8's
+   * young generation until their write, where every scavenge copies them (see RecordQueue.packAhead). For
+   * chat that copying doubled the GC time per record once each write waited for its check read (17d7cb1;
+   * docs/benchmarks.md, "Chat throughput and the read before each write").
    */
   #packLater(): void {
     if (this.#packing || this.#stopped) return
