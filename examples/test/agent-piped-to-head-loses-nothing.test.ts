@@ -33,9 +33,13 @@ describe('agent --print | head -1', () => {
   })
   afterAll(() => scratch.remove())
 
-  it(`exits 0 with the whole accepted transcript on disk, ${ITERATIONS} times in a row`, async () => {
-    const quote = (value: string): string => `'${value.replaceAll("'", "'\\''")}'`
-    for (let iteration = 0; iteration < ITERATIONS; iteration++) {
+  // One test per run: each starts a fresh agent process (seconds under load), and a test's timeout is a
+  // hang detector for one run, not a bound on all of them in a row.
+  const iterations = Array.from({ length: ITERATIONS }, (_, iteration) => iteration)
+  it.each(iterations)(
+    `run %i of ${ITERATIONS} in a row: exits 0 with the whole accepted transcript on disk`,
+    async (iteration) => {
+      const quote = (value: string): string => `'${value.replaceAll("'", "'\\''")}'`
       const sessionId = `piped-${iteration}`
       // Each run gets its own sessions folder and, next to it, its own sample workspace.
       const dir = join(scratch.path, sessionId, 'sessions')
@@ -66,6 +70,6 @@ describe('agent --print | head -1', () => {
       )
       // The same script produced the same events: the piped run is the unpiped run, cut short cleanly.
       expect(records.map(scriptedContent)).toEqual(unpiped.slice(0, records.length))
-    }
-  })
+    },
+  )
 })

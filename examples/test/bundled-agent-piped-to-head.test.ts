@@ -22,9 +22,13 @@ describe('the bundled agent piped to head -1', () => {
   })
   afterAll(() => scratch.remove())
 
-  it(`exits 0 with the whole accepted transcript on disk, ${ITERATIONS} times in a row`, async () => {
-    const quote = (value: string): string => `'${value.replaceAll("'", "'\\''")}'`
-    for (let iteration = 0; iteration < ITERATIONS; iteration++) {
+  // One test per run: each starts a fresh agent process (seconds under load), and a test's timeout is a
+  // hang detector for one run, not a bound on all of them in a row.
+  const iterations = Array.from({ length: ITERATIONS }, (_, iteration) => iteration)
+  it.each(iterations)(
+    `run %i of ${ITERATIONS} in a row: exits 0 with the whole accepted transcript on disk`,
+    async (iteration) => {
+      const quote = (value: string): string => `'${value.replaceAll("'", "'\\''")}'`
       const sessionId = `piped-${iteration}`
       const dir = join(scratch.path, sessionId, 'sessions')
       const stderrFile = join(scratch.path, `${sessionId}.stderr`)
@@ -47,6 +51,6 @@ describe('the bundled agent piped to head -1', () => {
       expect(report.report.reason, 'the run ended because the reader went away').toMatch(/epipe/i)
       expect(records.length, 'every accepted record is on disk').toBe(report.recorded)
       expect(report.persisted).toBe(report.recorded)
-    }
-  })
+    },
+  )
 })
