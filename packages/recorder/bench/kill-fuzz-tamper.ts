@@ -76,6 +76,7 @@ interface Totals {
   foreignWritten: number
   racedReported: number
   racedGluedReported: number
+  emptyLines: number
   hangs: number
   skipped: number
   failures: string[]
@@ -94,6 +95,7 @@ const totals: Totals = {
   foreignWritten: 0,
   racedReported: 0,
   racedGluedReported: 0,
+  emptyLines: 0,
   hangs: 0,
   skipped: 0,
   failures: [],
@@ -396,6 +398,17 @@ function check(
   if (!events.some((event) => event.t === 'closed'))
     fail(`the writer did not close (stderr: ${stderr.slice(-300)})`)
   const final = recordsOf(file)
+  // An empty line is a newline written or carried where no line ended (a carry starting with the newline
+  // that ended someone's unfinished line): counted, not failed (a cut racing the newline that ends their
+  // line can leave one too). The first line empty makes the file not ours to any later open: that fails.
+  const finalText = readOrEmpty(file).toString('utf8')
+  const emptyLines = finalText
+    .split('\n')
+    .slice(0, -1)
+    .filter((line) => line === '').length
+  totals.emptyLines += emptyLines
+  if (finalText.startsWith('\n'))
+    fail('the transcript starts with an empty line: no later open takes it for ours')
   // Acknowledged records in a file the tamperer removed from the path went with it (the table's first row).
   const excused = new Set<string>()
   for (const link of removed) for (const uuid of recordsOf(link).uuids.keys()) excused.add(uuid)
@@ -502,7 +515,7 @@ async function main(): Promise<void> {
       '',
       `cases: ${t.cases}, tamper operations: ${done}, skipped (nothing at the path): ${t.skipped} (${OPS.map((op) => `${op} ${t.ops[op]}`).join(', ')})`,
       `acknowledged records: ${t.acknowledged}; missing because the table says the tamperer destroyed them: ${t.destroyedByTable} (reported lost by the writer: ${t.reportedLost}; reports without a count: ${t.untoldReports})`,
-      `unreported losses: ${t.missingUnreported}, duplicates: ${t.duplicates}, unparsable lines of ours: ${t.unparsable} (glued and written again: ${t.regluedRewritten}; glued in a file not ours, the raced write reported: ${t.racedGluedReported}), writes into files not ours: ${t.foreignWritten} (and ${t.racedReported} raced a rewrite in place and were reported), hangs: ${t.hangs}`,
+      `unreported losses: ${t.missingUnreported}, duplicates: ${t.duplicates}, unparsable lines of ours: ${t.unparsable} (glued and written again: ${t.regluedRewritten}; glued in a file not ours, the raced write reported: ${t.racedGluedReported}), writes into files not ours: ${t.foreignWritten} (and ${t.racedReported} raced a rewrite in place and were reported), empty lines in final transcripts: ${t.emptyLines}, hangs: ${t.hangs}`,
       `time: ${((Date.now() - started) / 1000).toFixed(0)} s`,
     ].join('\n'),
   )

@@ -94,6 +94,14 @@ export function* copyCarry(
     }
     // The old file shrank under our descriptor (someone truncated it too): carry what is there.
     if (got === 0) return
+    // A newline the carry starts with ended someone's unfinished line (ours start lines of their own): it is
+    // theirs, never carried. Copied to the start of a new file it would be an empty first line, and a file
+    // whose first line is not a record of ours is never opened again (resume, a reopen). The file it goes
+    // into gets its own newline first if it ends inside a line.
+    if (at === carry.start && buffer[0] === NEWLINE) {
+      carry.copied += 1
+      continue
+    }
     let counted = 0
     yield* append(buffer.subarray(0, got), 0, (written) => {
       findRecords(carry, buffer.subarray(counted, counted + written), record)

@@ -350,8 +350,11 @@ export class Transcript {
       this.#error,
     )
     this.#end.lineEnded()
-    // A cut line carried is not finished by our next record: that goes on a line of its own.
-    if (carry.torn) this.#end.endsInsideLine()
+    // A cut line carried is not finished by our next record: that goes on a line of its own — if the carry
+    // ended inside it. Carried as nothing (someone else's line, or nothing left to carry), the file is as it
+    // was: a newline there would be an empty line, the first of a new file, which makes the file not ours
+    // to any later open. (A carry that ends inside a record of ours being written in parts is not torn.)
+    if (carry.torn && carry.lineHead.length > 0) this.#end.endsInsideLine()
     this.#carry = null
     if (!own) yield* closeQuietly(carry.fd)
     return carry.copied
