@@ -7,9 +7,14 @@
 // This bundles the workspace's dist/; scripts/check-packages.ts runs the same bundlers and the same check on
 // the packed tarballs installed with npm.
 import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { scratchDir } from './helpers/agent-process.js'
 import { BUNDLERS, bundleWith, bundlerModules, newSessionThenResumeProblems } from './helpers/bundlers.js'
+
+// Each test bundles the agent with a real bundler (rollup and webpack take tens of seconds of CPU) and runs it
+// twice: past the project's 120 s at load ~16 (the CPU-hog sweep beside other work). The timeout only
+// catches a hang; the assertions are the test.
+vi.setConfig({ testTimeout: 600_000 })
 
 describe('the example agent bundled by every common bundler records, then resumes, from a bare folder', () => {
   let scratch: Awaited<ReturnType<typeof scratchDir>>
