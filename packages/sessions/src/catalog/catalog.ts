@@ -58,84 +58,104 @@ export async function refreshCatalog(
     for (const file of await findTranscripts(dir, options.walk, blocking))
       if (!found.has(file.file)) found.set(file.file, file)
   }
-  const byShard = new Map<number, FoundFile[]>()
-  // Each file's shard, in the walk's order (hashing a path once, not again for the answer).
-  const shardsInOrder: number[] = []
-  for (const file of found.values()) {
-    const shard = shardOf(file.file)
-    shardsInOrder.push(shard)
+  // The files in the walk's order, and everything known of each by its position in it (arrays rather than
+  // maps keyed by path: a warm call does this for every file, in code that runs mostly unoptimised).
+  const files = [...found.values()]
+  // Each shard's files, as positions in `files` (a path is hashed once, not again for the answer).
+  const byShard = new Map<number, number[]>()
+  for (let at = 0; at < files.length; at++) {
+    const shard = shardOf(files[at]!.file)
     const list = byShard.get(shard)
-    if (list === undefined) byShard.set(shard, [file])
-    else list.push(file)
+    if (list === undefined) byShard.set(shard, [at])
+    else list.push(at)
   }
   const stats: RefreshStats = { fresh: 0, appended: 0, read: 0, unreadable: 0 }
   const roots = dirs.map((dir) => path.resolve(dir) + path.sep)
   const shards = [...byShard.keys()]
   const withFilters = options.query !== undefined
+  // One clock reading for the freshness of every entry (a file is refreshed at most once a day).
+  const startedAt = now()
   // Every shard's entries (and a search's buckets) and every file's stat, all at once (all of it waits on
   // the thread pool, unless blocking): the work left is the files that changed.
   const loaded = new Map<number, Map<string, CachedEntry>>()
-  const infos = new Map<string, FileStat | undefined>()
+  let infos: (FileStat | undefined)[] = []
   await Promise.all([
     inBatches(shards, IO_CONCURRENCY, async (shard) => {
       loaded.set(shard, await store.load(shard, options.query ?? 'entries'))
     }),
-    statAll([...found.keys()], blocking ? 'blocking' : STAT_CONCURRENCY).then((all) => {
-      let at = 0
-      for (const file of found.keys()) infos.set(file, all[at++])
+    statAll(
+      files.map((file) => file.file),
+      blocking ? 'blocking' : STAT_CONCURRENCY,
+    ).then((all) => {
+      infos = all
     }),
   ])
   options.signal?.throwIfAborted()
+  // Each file's entry when it is fresh (the answer for most files of a warm call), found in one pass.
+  const entryAt = new Array<CachedEntry | undefined>(files.length)
   // A shard that will be rewritten (a file changed, is new or gone, or was not seen for a day) is read again
   // whole, filters included, so that what it is saved with keeps every other file's filter.
   const gone = new Map<number, string[]>()
+  const stale = new Set<number>()
   for (const shard of shards) {
     const cached = loaded.get(shard)!
-    for (const [file, entry] of cached) {
-      if (found.has(file) || !roots.some((root) => file.startsWith(root))) continue
-      // Under a listed directory but not found by the walk: dropped if it is gone.
-      if ((await statOf(entry.file)) === undefined) gone.set(shard, [...(gone.get(shard) ?? []), file])
+    let changed = false
+    // How many of the shard's entries the walk found: fewer than it holds means some were not found.
+    let present = 0
+    for (const at of byShard.get(shard)!) {
+      const old = cached.get(files[at]!.file)
+      if (old !== undefined) present++
+      if (isFresh(old, infos[at], withFilters) && startedAt - old!.seenAt <= SEEN_REFRESH_MS)
+        entryAt[at] = old
+      else changed = true
     }
+    if (present < cached.size) {
+      for (const [file, entry] of cached) {
+        if (found.has(file) || !roots.some((root) => file.startsWith(root))) continue
+        // Under a listed directory but not found by the walk: dropped if it is gone.
+        if ((await statOf(entry.file)) === undefined) gone.set(shard, [...(gone.get(shard) ?? []), file])
+      }
+    }
+    if (changed || gone.has(shard)) stale.add(shard)
   }
-  const stale = shards.filter(
-    (shard) =>
-      gone.has(shard) ||
-      byShard.get(shard)!.some((file) => {
-        const old = loaded.get(shard)!.get(file.file)
-        return !isFresh(old, infos.get(file.file), withFilters) || now() - old!.seenAt > SEEN_REFRESH_MS
-      }),
-  )
-  await inBatches(stale, IO_CONCURRENCY, async (shard) => {
+  await inBatches([...stale], IO_CONCURRENCY, async (shard) => {
     loaded.set(shard, await store.load(shard, 'all'))
   })
   options.signal?.throwIfAborted()
   const dirty = new Set<number>()
-  for (const [shard, files] of gone) {
-    for (const file of files) loaded.get(shard)!.delete(file)
+  for (const [shard, goneFiles] of gone) {
+    for (const file of goneFiles) loaded.get(shard)!.delete(file)
     dirty.add(shard)
   }
-  const work: { file: FoundFile; shard: number }[] = []
   for (const shard of shards) {
+    if (!stale.has(shard)) stats.fresh += byShard.get(shard)!.length
+  }
+  const work: { at: number; shard: number }[] = []
+  for (const shard of stale) {
     const cached = loaded.get(shard)!
-    for (const file of byShard.get(shard)!) {
-      const old = cached.get(file.file)
-      const info = infos.get(file.file)
-      if (old !== undefined && isFresh(old, info, withFilters)) {
+    for (const at of byShard.get(shard)!) {
+      const old = cached.get(files[at]!.file)
+      if (old !== undefined && isFresh(old, infos[at], withFilters)) {
         stats.fresh++
-        if (now() - old.seenAt > SEEN_REFRESH_MS) {
-          cached.set(file.file, { ...old, seenAt: now() })
+        if (startedAt - old.seenAt > SEEN_REFRESH_MS) {
+          cached.set(old.file, { ...old, seenAt: now() })
           dirty.add(shard)
         }
-      } else work.push({ file, shard })
+        entryAt[at] = cached.get(old.file)
+      } else {
+        entryAt[at] = undefined
+        work.push({ at, shard })
+      }
     }
   }
   // Files are read a few at a time: one file's parse overlaps another's reads (each worker has its own
   // trigram collector, made on first use).
   const collectors: TrigramCollector[] = []
-  await inBatches(work, READ_CONCURRENCY, async ({ file, shard }, worker) => {
+  await inBatches(work, READ_CONCURRENCY, async ({ at, shard }, worker) => {
+    const file = files[at]!
     const cached = loaded.get(shard)!
     const old = cached.get(file.file)
-    const info = infos.get(file.file)
+    const info = infos[at]
     const withFilter = withFilters || old?.filter?.bytes !== undefined
     const entry = await refreshFile(
       file,
@@ -148,6 +168,7 @@ export async function refreshCatalog(
       options.signal,
     )
     cached.set(file.file, entry)
+    entryAt[at] = entry
     // A file still unreadable in the same way changes nothing on disk: the shard is not rewritten.
     if (!(
       old?.note !== undefined &&
@@ -157,9 +178,7 @@ export async function refreshCatalog(
     ))
       dirty.add(shard)
   })
-  const entries: CachedEntry[] = []
-  let at = 0
-  for (const file of found.values()) entries.push(loaded.get(shardsInOrder[at++]!)!.get(file.file)!)
+  const entries = entryAt as CachedEntry[]
   await inBatches([...dirty], IO_CONCURRENCY, async (shard) => {
     try {
       await store.save(shard, loaded.get(shard)!.values())

@@ -90,24 +90,30 @@ export async function searchSessions(query: string, options: SearchOptions = {})
     signal: where.signal,
     onCacheError: where.onCacheError,
   })
-  const parents = new Map(entries.map((entry) => [entry.file, entry]))
-  // Session-level filters and the order from the entries' own numbers: a session's view is made only for
-  // the files the index lets through (most of a warm search's entries are never looked at again).
-  const sessions = entries
-    .filter((entry) => entry.note === undefined)
-    .map((entry) => {
-      const parent = entry.parent === undefined ? undefined : parents.get(entry.parent)
-      return { entry, parent, updated: entry.last ?? entry.mtimeMs }
-    })
-    .filter(({ entry, parent }) => passes(filters, parent ?? entry, entry))
-    .sort((a, b) => b.updated - a.updated)
+  // Subagent transcripts are filtered as their session: their parents by file (none in most trees).
+  const parents = entries.some((entry) => entry.parent !== undefined)
+    ? new Map(entries.map((entry) => [entry.file, entry]))
+    : undefined
+  // Session-level filters from the entries' own numbers, then the order, of only the files the index lets
+  // through: every other file is counted as searched and never looked at again (a warm search's 3,000
+  // entries are not sorted to read 8 of them; sorting is stable, so the files read and their order are the
+  // same as sorting all of them first).
+  let searched = 0
+  const candidates: { entry: CachedEntry; parent: CachedEntry | undefined; updated: number }[] = []
+  for (const entry of entries) {
+    if (entry.note !== undefined) continue
+    const parent = entry.parent === undefined ? undefined : parents?.get(entry.parent)
+    if (!passes(filters, parent ?? entry, entry)) continue
+    searched++
+    if (mayHold(entry, columns)) candidates.push({ entry, parent, updated: entry.last ?? entry.mtimeMs })
+  }
+  candidates.sort((a, b) => b.updated - a.updated)
   const hits: SearchHit[] = []
-  let candidates = 0
-  for (const { entry, parent } of sessions) {
+  let read = 0
+  for (const { entry, parent } of candidates) {
     if (hits.length >= filters.limit) break
     where.signal?.throwIfAborted()
-    if (!mayHold(entry, columns)) continue
-    candidates++
+    read++
     const session = sessionOf(entry)
     const found = await searchFile(
       entry,
@@ -118,7 +124,7 @@ export async function searchSessions(query: string, options: SearchOptions = {})
     )
     hits.push(...found.slice(0, Math.min(filters.perSession, filters.limit - hits.length)))
   }
-  return { hits, searched: sessions.length, candidates }
+  return { hits, searched, candidates: read }
 }
 
 interface Filters {
