@@ -111,4 +111,37 @@ describe('between two path checks (the default fileCheckIntervalMs)', () => {
     await rec.close()
     expect(readTranscript(rec.filePath).map((r) => r.type)).toEqual(['second'])
   })
+
+  // The read before each write compares the file's first line too, not only the bytes at its end: an
+  // overwrite in place that leaves the end as it was (`dd conv=notrunc` over the start, or a `cat other >
+  // file` that raced our last write with `other` exactly as long as the file was) shows only there.
+  it('a file whose start is overwritten in place, its end left as we wrote it, is never written, even before the next periodic check', async () => {
+    const dir = await tempDir()
+    const codes: string[] = []
+    const rec = createRecorder({
+      dir,
+      fileCheckIntervalMs: 60_000,
+      onError: (error) => codes.push(error.code),
+    })
+    rec.record('first')
+    rec.record('kept-last', { text: 'the bytes at the end stay ours' })
+    await rec.flush()
+    const before = await fs.readFile(rec.filePath, 'utf8')
+    const firstLine = before.slice(0, before.indexOf('\n') + 1)
+    // Their bytes over our first line only, same length: the file keeps its size and its last bytes.
+    const theirs = foreignOfSize(firstLine.length)
+    const handle = await fs.open(rec.filePath, 'r+')
+    await handle.write(theirs, 0)
+    await handle.close()
+    const overwritten = await fs.readFile(rec.filePath, 'utf8')
+    expect(overwritten.length).toBe(before.length)
+    expect(overwritten.slice(-64)).toBe(before.slice(-64))
+    rec.record('second')
+    await expect(rec.flush()).rejects.toMatchObject({ code: 'ERR_FOREIGN_FILE' })
+    expect(await fs.readFile(rec.filePath, 'utf8')).toBe(overwritten)
+    expect(codes).toContain('ERR_TRANSCRIPT_OVERWRITTEN')
+    await fs.unlink(rec.filePath)
+    await rec.close()
+    expect(readTranscript(rec.filePath).map((r) => r.type)).toEqual(['second'])
+  })
 })
