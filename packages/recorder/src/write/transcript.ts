@@ -230,8 +230,18 @@ export class Transcript {
     const size = (yield* io.fstat(fd)).size
     if (size === from) return null
     const match = yield* this.#expected.compare(fd, from, size)
-    // Rewritten by someone else (as their file) before it left: our last write may have raced it.
-    if (match === 'rewritten') return yield* this.#overwritten(fd, size)
+    if (match === 'rewritten') {
+      // Rewritten by someone else (as their file) before it left: our last write may have raced it.
+      const overwritten = yield* this.#overwritten(fd, size)
+      if (overwritten !== null) return overwritten
+      // Rewritten with this session's records (a copy put back in place, or our own write starting the file
+      // again after someone cut it to nothing, racing that cut): what it lost is counted before it is let go,
+      // as check() counts it for a file still at the path; what it holds now is carried from it.
+      const lastUuid = yield* lastUuidOf(fd, size)
+      const lost = yield* this.#records.cutTo(fd, size)
+      yield* this.#end.adopt(fd, size, false)
+      return { kind: 'rewritten', from, to: size, lastUuid, ...lost }
+    }
     if (size < from) return yield* this.#truncatedTo(fd, size)
     if (match !== 'interleaved') return null
     // Appended to: let go now, the carry skipping their bytes (a record glued to them is carried whole). It
