@@ -12,12 +12,18 @@ import { readTranscript } from './helpers/transcript.js'
 it('flushSync() copies bytes still owed to a recreated transcript even when no record is queued', async () => {
   const dir = await tempDir()
   let opens = 0
+  let opensPending = 0
   const fake = fakeFs({
     overrides: {
       open: (real) => async (file, flags, mode) => {
-        // The reopen after the replacement is slow (a busy threadpool): the copy is still pending.
-        if (++opens === 2) await new Promise((resolve) => setTimeout(resolve, 300))
-        return real(file, flags, mode)
+        opensPending++
+        try {
+          // The reopen after the replacement is slow (a busy threadpool): the copy is still pending.
+          if (++opens === 2) await new Promise((resolve) => setTimeout(resolve, 300))
+          return await real(file, flags, mode)
+        } finally {
+          opensPending--
+        }
       },
     },
   })
@@ -41,5 +47,8 @@ it('flushSync() copies bytes still owed to a recreated transcript even when no r
   expect(rec.flushSync()).toEqual({ uuid: first, count: 1 })
   expect(readTranscript(rec.filePath).map((r) => r.uuid)).toEqual([first])
   await closing
+  // The loop's open that flushSync took over ran on in the threadpool; close() waited for it (and closed
+  // what it opened), so nothing of the recorder's touches the directory once close() resolved.
+  expect(opensPending).toBe(0)
   expect(readTranscript(rec.filePath).map((r) => r.uuid)).toEqual([first])
 })

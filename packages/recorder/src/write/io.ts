@@ -244,7 +244,7 @@ export async function runAsync<T>(procedure: Io<T>, driver: AsyncDriver): Promis
     }
     if (!driver.isCurrent()) {
       if (failure === null && op.op === 'open')
-        void limited(() => driver.fs.close(input as number)).catch(ignore)
+        await limited(() => driver.fs.close(input as number)).catch(ignore)
       throw TAKEN_OVER
     }
   }

@@ -34,6 +34,9 @@ export interface WriterCounts {
  * it accounts for the write the loop left in flight and moves the generation on, which makes the loop drop
  * its procedure at its next step.
  */
+/** Settles a run's promise for the bookkeeping of {@link Writer.stop}; its outcome is handled where it ran. */
+function ignore(): void {}
+
 export class Writer {
   readonly #s: WriterSettings
   // The decisions and the state they move (the chunk being written, the watermarks); the drivers run it.
@@ -47,6 +50,10 @@ export class Writer {
   #packing = false
   #stopped = false
   #idle: { readonly promise: Promise<void>; readonly resolve: () => void } | null = null
+  // Every run of the loop not yet settled — the current one and any a synchronous drain took over, whose
+  // last call may still be in the threadpool (an open that creates the file, a mkdir): stop() waits for
+  // them all, so nothing of the writer's reaches the file system after close() resolves.
+  readonly #runs = new Set<Promise<void>>()
   // A write in flight that a synchronous drain already waited for, in vain, for the whole bound.
   #stalledWrite: InFlight | null = null
   // The background loop opens the transcript even before the first record (cleared at close).
@@ -154,12 +161,16 @@ export class Writer {
     const goal = backgroundGoal(() => this.#cycle.marks.waitedFor, this.#opening)
     const attempt = this.#cycle.marks.attemptBegins()
     let unanswered = false
+    const run = io.runAsync(this.#cycle.run(goal), {
+      fs: this.#s.fs,
+      lock: () => this.#lockAsync(),
+      isCurrent: () => this.#generation === generation,
+    })
+    const settled = run.then(ignore, ignore)
+    this.#runs.add(settled)
+    void settled.then(() => this.#runs.delete(settled))
     try {
-      await io.runAsync(this.#cycle.run(goal), {
-        fs: this.#s.fs,
-        lock: () => this.#lockAsync(),
-        isCurrent: () => this.#generation === generation,
-      })
+      await run
       this.#latch.recovered()
     } catch (error) {
       // Taken over by a synchronous drain, or stopped: the state is no longer this run's to touch.
@@ -214,6 +225,8 @@ export class Writer {
       this.#idle ??= { promise: new Promise<void>((r) => (resolve = r)), resolve: () => resolve() }
       await this.#idle.promise
     }
+    // Runs a synchronous drain took over end at their pending call (see io.runAsync): wait for that call.
+    while (this.#runs.size > 0) await Promise.all(this.#runs)
     this.#cycle.marks.releaseOpenWaiters()
   }
 
