@@ -37,17 +37,12 @@ interface Counts {
  * `event_msg`s repeat the response items for the UI, except `token_count`, the usage: as `@ccusage/codex`
  * counts it — `last_token_usage` when present, else the growth of `total_token_usage` since the previous
  * event (never below 0), cached input capped at the input, an event of all zeros is none. OpenAI's counts
- * already include cached input in `input_tokens` and reasoning in `output_tokens`. Older rollouts (0.50–0.52)
- * carry usage as `turn.completed` events with a per-turn `usage`, or as a `token_count` whose `info` is
- * `{prompt, completion}`; those count too. A file counts one kind of usage event — the first that carries
- * tokens — so a file with both never counts a request twice.
+ * already include cached input in `input_tokens` and reasoning in `output_tokens`.
  */
 export function codexCliMapper(agent: Agent = 'codex-cli'): FormatMapper {
   const session = new SessionFields(agent)
   let model: string | undefined
   let previousTotals: Counts | undefined
-  /** The kind of event this file's usage comes from: the first that carried tokens. */
-  let usageFrom: 'token_count' | 'turn.completed' | undefined
   return {
     agent,
     record(record: SessionRecord, line: number): ConversationEvent[] {
@@ -84,14 +79,10 @@ export function codexCliMapper(agent: Agent = 'codex-cli'): FormatMapper {
         return [{ kind: 'compaction', ...(summary === undefined ? {} : { summary }) }]
       }
       case 'event_msg': {
-        const kind = payload.type
-        if (kind !== 'token_count' && kind !== 'turn.completed') return []
-        if (usageFrom !== undefined && usageFrom !== kind) return []
-        const info = objectOf(kind === 'token_count' ? payload.info : undefined)
-        const usage =
-          kind === 'token_count' ? tokenCount(info) : usageOfCounts(countsOf(objectOf(payload.usage)))
+        if (payload.type !== 'token_count') return []
+        const usage = tokenCount(objectOf(payload.info))
         if (usage === undefined) return []
-        usageFrom = kind
+        const info = objectOf(payload.info)
         const named = nonEmpty(info?.model) ?? nonEmpty(info?.model_name) ?? nonEmpty(payload.model)
         if (named !== undefined) model = named
         return [{ kind: 'usage', ...(model === undefined ? {} : { model }), usage }]
@@ -148,26 +139,15 @@ export function codexCliMapper(agent: Agent = 'codex-cli'): FormatMapper {
     let counts = last
     if (counts === undefined && total !== undefined) counts = growth(total, previousTotals)
     if (total !== undefined) previousTotals = total
-    // 0.50-era: `{prompt, completion}` for the request.
-    if (
-      counts === undefined &&
-      info !== undefined &&
-      (info.prompt !== undefined || info.completion !== undefined)
-    )
-      counts = { input: count(info.prompt), cached: 0, output: count(info.completion), reasoning: 0 }
-    return usageOfCounts(counts)
+    if (counts === undefined) return undefined
+    const usage = usageOf({
+      inputTokens: counts.input,
+      cacheReadInputTokens: Math.min(counts.cached, counts.input),
+      outputTokens: counts.output,
+      reasoningOutputTokens: counts.reasoning,
+    })
+    return hasTokens(usage) ? usage : undefined
   }
-}
-
-function usageOfCounts(counts: Counts | undefined): Usage | undefined {
-  if (counts === undefined) return undefined
-  const usage = usageOf({
-    inputTokens: counts.input,
-    cacheReadInputTokens: Math.min(counts.cached, counts.input),
-    outputTokens: counts.output,
-    reasoningOutputTokens: counts.reasoning,
-  })
-  return hasTokens(usage) ? usage : undefined
 }
 
 function countsOf(usage: Readonly<Record<string, unknown>> | undefined): Counts | undefined {
