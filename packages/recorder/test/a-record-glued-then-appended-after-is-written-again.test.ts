@@ -2,8 +2,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 
-import { createRecorder, type RecorderError } from '../src/index.js'
-import { raceOurNextWrite } from './helpers/race-our-next-write.js'
+import { recorderWithARacedWrite } from './helpers/race-our-next-write.js'
 import { tempDir } from './helpers/temp-dir.js'
 import { readTranscript } from './helpers/transcript.js'
 
@@ -26,17 +25,13 @@ const second = 'partial line of another tool 1'
 describe('a record glued to an unfinished line, with another appended after it, is written again', () => {
   it('at the path: written again whole on a line of its own after their second line; nothing lost, nothing twice', async () => {
     const dir = await tempDir()
-    let filePath = ''
-    const racing = raceOurNextWrite({
+    const { rec, errors, arm } = recorderWithARacedWrite(dir, (filePath) => ({
       before: () => fs.appendFileSync(filePath, first),
       after: () => fs.appendFileSync(filePath, second),
-    })
-    const errors: RecorderError[] = []
-    const rec = createRecorder({ dir, fs: racing.fs, onError: (error) => errors.push(error) })
-    filePath = rec.filePath
+    }))
     const a = rec.record('chat', { i: 0 })
     await rec.flush()
-    racing.arm()
+    arm()
     const glued = rec.record('chat', { i: 1 })
     const next = rec.record('chat', { i: 2 })
     await rec.flush()
@@ -60,25 +55,16 @@ describe('a record glued to an unfinished line, with another appended after it, 
   it('moved away before the next look: the new file gets our records whole, never their bytes', async () => {
     const dir = await tempDir()
     const moved = path.join(dir, 'moved-away.jsonl')
-    let filePath = ''
-    const racing = raceOurNextWrite({
+    const { rec, errors, arm } = recorderWithARacedWrite(dir, (filePath) => ({
       before: () => fs.appendFileSync(filePath, first),
       after: () => {
         fs.appendFileSync(filePath, second)
         fs.renameSync(filePath, moved)
       },
-    })
-    const errors: RecorderError[] = []
-    const rec = createRecorder({
-      dir,
-      fileCheckIntervalMs: 60_000,
-      fs: racing.fs,
-      onError: (error) => errors.push(error),
-    })
-    filePath = rec.filePath
+    }))
     rec.record('chat', { i: 0 })
     await rec.flush()
-    racing.arm()
+    arm()
     const glued = rec.record('chat', { i: 1 })
     const next = rec.record('chat', { i: 2 })
     await rec.flush()

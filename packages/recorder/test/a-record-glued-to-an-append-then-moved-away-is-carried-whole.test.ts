@@ -2,8 +2,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 
-import { createRecorder, type RecorderError } from '../src/index.js'
-import { raceOurNextWrite } from './helpers/race-our-next-write.js'
+import { recorderWithARacedWrite } from './helpers/race-our-next-write.js'
 import { tempDir } from './helpers/temp-dir.js'
 import { readTranscript } from './helpers/transcript.js'
 
@@ -11,25 +10,16 @@ describe('a record glued to an unfinished line someone appended, in a file then 
   it('the new file gets the record whole, never their bytes; the moved file keeps them', async () => {
     const dir = await tempDir()
     const moved = path.join(dir, 'moved-away.jsonl')
-    let filePath = ''
     // The race, made to happen at a known moment with real file operations: another tool appends an
     // unfinished line just after the recorder's last look at the file and before its write lands; then the
     // file is moved away before the recorder checks it again.
-    const racing = raceOurNextWrite({
+    const { rec, errors, arm } = recorderWithARacedWrite(dir, (filePath) => ({
       before: () => fs.appendFileSync(filePath, 'partial line of another tool'),
       after: () => fs.renameSync(filePath, moved),
-    })
-    const errors: RecorderError[] = []
-    const rec = createRecorder({
-      dir,
-      fileCheckIntervalMs: 60_000,
-      fs: racing.fs,
-      onError: (error) => errors.push(error),
-    })
-    filePath = rec.filePath
+    }))
     const first = rec.record('chat', { i: 0 })
     await rec.flush()
-    racing.arm()
+    arm()
     const glued = rec.record('chat', { i: 1 })
     await rec.flush()
     const after = rec.record('chat', { i: 2 })

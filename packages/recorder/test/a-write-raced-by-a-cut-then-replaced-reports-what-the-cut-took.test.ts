@@ -1,8 +1,7 @@
 import fs from 'node:fs'
 import { describe, expect, it } from 'vitest'
 
-import { createRecorder, type RecorderError } from '../src/index.js'
-import { raceOurNextWrite } from './helpers/race-our-next-write.js'
+import { recorderWithARacedWrite } from './helpers/race-our-next-write.js'
 import { tempDir } from './helpers/temp-dir.js'
 
 // Tamper seed 25 case 3, at a known moment with real file operations: the transcript is cut to nothing just
@@ -12,25 +11,16 @@ import { tempDir } from './helpers/temp-dir.js'
 describe('a write raced by a cut to nothing, the file then replaced, reports what the cut took', () => {
   it('the loss is counted; the raced write is carried into the file at the path', async () => {
     const dir = await tempDir()
-    let filePath = ''
-    const racing = raceOurNextWrite({
+    const { rec, errors, arm } = recorderWithARacedWrite(dir, (filePath) => ({
       before: () => fs.truncateSync(filePath, 0),
       after: () => {
         fs.writeFileSync(`${filePath}.copy`, '')
         fs.renameSync(`${filePath}.copy`, filePath)
       },
-    })
-    const errors: RecorderError[] = []
-    const rec = createRecorder({
-      dir,
-      fileCheckIntervalMs: 60_000,
-      fs: racing.fs,
-      onError: (error) => errors.push(error),
-    })
-    filePath = rec.filePath
+    }))
     for (let i = 0; i < 3; i++) rec.record('chat', { i })
     await rec.flush()
-    racing.arm()
+    arm()
     const raced = rec.record('chat', { i: 3 })
     await rec.flush().catch(() => {})
     await rec.close()
@@ -40,6 +30,6 @@ describe('a write raced by a cut to nothing, the file then replaced, reports wha
       )
       .map((error) => /(\d+) record\(s\) already written were lost/.exec(error.message)?.[1])
     expect(reports).toEqual(['3'])
-    expect(fs.readFileSync(filePath, 'utf8')).toContain(raced)
+    expect(fs.readFileSync(rec.filePath, 'utf8')).toContain(raced)
   })
 })

@@ -2,8 +2,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 
-import { createRecorder, type RecorderError } from '../src/index.js'
-import { raceOurNextWrite } from './helpers/race-our-next-write.js'
+import { recorderWithARacedWrite } from './helpers/race-our-next-write.js'
 import { tempDir } from './helpers/temp-dir.js'
 import { readTranscript } from './helpers/transcript.js'
 
@@ -11,24 +10,15 @@ describe('a write of ours that raced someone rewriting the file as theirs, the f
   it('their file keeps our bytes (the one write no check can protect): the writer says so, with the loss count', async () => {
     const dir = await tempDir()
     const moved = path.join(dir, 'theirs.csv')
-    let filePath = ''
     // The race at a known moment, with real file operations: another tool rewrites the file (`cat x > file`:
     // truncate, write) just after the recorder's last look at it and before its write lands; then moves it.
-    const racing = raceOurNextWrite({
+    const { rec, errors, arm } = recorderWithARacedWrite(dir, (filePath) => ({
       before: () => fs.writeFileSync(filePath, 'n'),
       after: () => fs.renameSync(filePath, moved),
-    })
-    const errors: RecorderError[] = []
-    const rec = createRecorder({
-      dir,
-      fileCheckIntervalMs: 60_000,
-      fs: racing.fs,
-      onError: (error) => errors.push(error),
-    })
-    filePath = rec.filePath
+    }))
     rec.record('chat', { i: 0 })
     await rec.flush()
-    racing.arm()
+    arm()
     rec.record('chat', { i: 1 })
     await expect(rec.flush()).rejects.toMatchObject({ code: 'ERR_FOREIGN_FILE' })
     const overwritten = errors.find((error) => error.code === 'ERR_TRANSCRIPT_OVERWRITTEN')

@@ -1,8 +1,7 @@
 import fs from 'node:fs'
 import { describe, expect, it } from 'vitest'
 
-import { createRecorder, type RecorderError } from '../src/index.js'
-import { raceOurNextWrite } from './helpers/race-our-next-write.js'
+import { recorderWithARacedWrite } from './helpers/race-our-next-write.js'
 import { tempDir } from './helpers/temp-dir.js'
 import { readTranscript } from './helpers/transcript.js'
 
@@ -16,26 +15,22 @@ import { readTranscript } from './helpers/transcript.js'
 describe('a write raced by an append into an emptied transcript is reported lost, and the file is never written', () => {
   it('the loss is counted, the raced write named, the copy at the path left byte for byte as it was', async () => {
     const dir = await tempDir()
-    let filePath = ''
-    const racing = raceOurNextWrite({
+    const { rec, errors, arm } = recorderWithARacedWrite(dir, (filePath) => ({
       before: () => fs.appendFileSync(filePath, 'partial line of another tool 1'),
       after: () => {
         fs.copyFileSync(filePath, `${filePath}.copy`)
         fs.renameSync(`${filePath}.copy`, filePath)
       },
-    })
-    const errors: RecorderError[] = []
-    const rec = createRecorder({ dir, fs: racing.fs, onError: (error) => errors.push(error) })
-    filePath = rec.filePath
+    }))
     rec.record('chat', { i: 0 })
     await rec.flush()
-    fs.truncateSync(filePath, 0)
-    racing.arm()
+    fs.truncateSync(rec.filePath, 0)
+    arm()
     const glued = rec.record('chat', { i: 1 })
     rec.record('chat', { i: 2 })
     await expect(rec.flush()).rejects.toMatchObject({ code: 'ERR_FOREIGN_FILE' })
 
-    const copy = fs.readFileSync(filePath)
+    const copy = fs.readFileSync(rec.filePath)
     expect(copy.toString('utf8')).toMatch(new RegExp(`^partial line of another tool 1\\{"uuid":"${glued}"`))
     const truncated = errors.find((error) => error.code === 'ERR_TRANSCRIPT_TRUNCATED')
     expect(truncated?.message).toMatch(/; 1 record\(s\) already written were lost/)
@@ -48,11 +43,11 @@ describe('a write raced by an append into an emptied transcript is reported lost
     // Never written, while it is at the path: flushes fail and the records stay queued.
     const later = rec.record('chat', { i: 3 })
     await expect(rec.flush()).rejects.toMatchObject({ code: 'ERR_FOREIGN_FILE' })
-    expect(fs.readFileSync(filePath)).toEqual(copy)
+    expect(fs.readFileSync(rec.filePath)).toEqual(copy)
     // Moved away, the path is free again: what was still queued is written there, nothing lost twice.
-    fs.renameSync(filePath, `${filePath}.theirs`)
+    fs.renameSync(rec.filePath, `${rec.filePath}.theirs`)
     await rec.close()
-    expect(fs.readFileSync(`${filePath}.theirs`)).toEqual(copy)
-    expect(readTranscript(filePath).map((record) => record.uuid)).toEqual([later])
+    expect(fs.readFileSync(`${rec.filePath}.theirs`)).toEqual(copy)
+    expect(readTranscript(rec.filePath).map((record) => record.uuid)).toEqual([later])
   })
 })

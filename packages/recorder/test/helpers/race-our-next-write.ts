@@ -1,3 +1,4 @@
+import { createRecorder, type Recorder, type RecorderError, type RecorderOptions } from '../../src/index.js'
 import { nodeFs, type RecorderFs } from '../../src/util/recorder-fs.js'
 
 /**
@@ -22,4 +23,31 @@ export function raceOurNextWrite(change: { before?: () => void; after?: () => vo
     },
   }
   return { fs, arm: () => (armed = true) }
+}
+
+/**
+ * The set-up the race tests share: a recorder in `dir` whose next write, once `arm()` is called, is raced by
+ * `change(filePath)` (see {@link raceOurNextWrite}), with every error it reports collected in `errors`. The
+ * periodic full check is a minute away unless `options` say otherwise, so what sees the race is the check
+ * before each write, not a timer.
+ */
+export function recorderWithARacedWrite(
+  dir: string,
+  change: (filePath: string) => { before?: () => void; after?: () => void },
+  options: Omit<RecorderOptions, 'dir' | 'fs' | 'onError'> = {},
+): { rec: Recorder; errors: RecorderError[]; arm: () => void } {
+  let filePath = ''
+  let hooks: ReturnType<typeof change> | undefined
+  const race = (): ReturnType<typeof change> => (hooks ??= change(filePath))
+  const racing = raceOurNextWrite({ before: () => race().before?.(), after: () => race().after?.() })
+  const errors: RecorderError[] = []
+  const rec = createRecorder({
+    fileCheckIntervalMs: 60_000,
+    ...options,
+    dir,
+    fs: racing.fs,
+    onError: (error) => errors.push(error),
+  })
+  filePath = rec.filePath
+  return { rec, errors, arm: racing.arm }
 }
