@@ -10,13 +10,12 @@
 // Run: node --conditions=@sessiontape/source --import tsx bench/chat-ab.ts <recorder dir A> <recorder dir B> [rounds]
 // e.g. A = a copy of the commit before a change (`git archive <rev> packages/recorder | tar -x -C /tmp/a`, with
 // a node_modules beside its package.json), B = this package's directory (`.`). Default 40 rounds (~2–4 min).
-import fs from 'node:fs'
+// Both sides share the process's heap, JIT and dependency modules: a difference in garbage made or in code
+// paths warmed shows on both sides at once and reads smaller here than between two processes — compare with
+// bench/chat-processes.ts (docs/benchmarks.md, "Stop 33").
 import os from 'node:os'
-import path from 'node:path'
-import { pathToFileURL } from 'node:url'
 
-import type { createRecorder } from '../src/index.js'
-import { chatData } from './records.js'
+import { chatRun, loadRecorder, printComparison, READING, RECORDS, type Run } from './chat-run.js'
 
 const [dirA, dirB, roundsArg] = process.argv.slice(2)
 if (dirA === undefined || dirB === undefined)
@@ -25,94 +24,8 @@ const rounds = Number(roundsArg ?? 40)
 if (!Number.isInteger(rounds) || rounds < 4)
   throw new TypeError(`Expected rounds to be an integer of at least 4, got ${roundsArg}`)
 const WARMUP = 2
-const RECORDS = 20_000
-const BOOTSTRAP = 2_000
 
-type Create = typeof createRecorder
-const load = async (dir: string): Promise<Create> =>
-  ((await import(pathToFileURL(path.resolve(dir, 'src/index.ts')).href)) as { createRecorder: Create })
-    .createRecorder
-const sides = { A: await load(dirA), B: await load(dirB) }
-
-interface Run {
-  /** Records per second, wall time from the first record() to flush()'s answer. */
-  readonly rate: number
-  /** record() call, median and mean, ns. */
-  readonly p50: number
-  readonly mean: number
-  /** CPU time of the whole process per record, µs (user + system, all threads). */
-  readonly cpu: number
-  /** Event-loop utilization over the run (0–1). */
-  readonly elu: number
-  /**
-   * Write calls for the run's 20,000 records: how many records each write waited for. Fewer, bigger writes
-   * mean records queued longer, alive across more scavenges (docs/benchmarks.md, "Chat throughput and the
-   * read before each write").
-   */
-  readonly writes: number
-}
-const METRICS = ['rate', 'p50', 'mean', 'cpu', 'elu', 'writes'] as const
-
-async function once(create: Create): Promise<Run> {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sessiontape-chat-ab-'))
-  const rec = create({ dir, sessionId: 'bench-session' })
-  await rec.ready()
-  await new Promise((resolve) => setTimeout(resolve, 20))
-  const ns = new Float64Array(RECORDS)
-  const cpuBefore = process.cpuUsage()
-  const eluBefore = performance.eventLoopUtilization()
-  const start = performance.now()
-  for (let i = 0; i < RECORDS; i++) {
-    const t = process.hrtime.bigint()
-    rec.record(i % 2 === 0 ? 'user' : 'assistant', chatData(i))
-    ns[i] = Number(process.hrtime.bigint() - t)
-    if (i % 200 === 199) await new Promise((resolve) => setImmediate(resolve))
-  }
-  await rec.flush()
-  const elapsed = performance.now() - start
-  const cpu = process.cpuUsage(cpuBefore)
-  const elu = performance.eventLoopUtilization(eluBefore).utilization
-  const { writes } = rec.stats()
-  await rec.close()
-  fs.rmSync(dir, { recursive: true, force: true })
-  ns.sort()
-  return {
-    rate: (RECORDS / elapsed) * 1000,
-    p50: ns[RECORDS >> 1]!,
-    mean: ns.reduce((sum, n) => sum + n, 0) / RECORDS,
-    cpu: (cpu.user + cpu.system) / RECORDS,
-    elu,
-    writes,
-  }
-}
-
-function quantile(values: readonly number[], q: number): number {
-  const sorted = [...values].sort((a, b) => a - b)
-  const at = (sorted.length - 1) * q
-  const low = Math.floor(at)
-  return sorted[low]! + (sorted[Math.min(low + 1, sorted.length - 1)]! - sorted[low]!) * (at - low)
-}
-
-// A deterministic generator for the bootstrap (mulberry32), so a rerun of the same figures gives the same CI.
-function random(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed)
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
-
-/** 95 % bootstrap interval of the median of `values`. */
-function bootstrapMedian(values: readonly number[]): [number, number] {
-  const next = random(20_261_125)
-  const medians: number[] = []
-  for (let b = 0; b < BOOTSTRAP; b++) {
-    const sample = Array.from({ length: values.length }, () => values[Math.floor(next() * values.length)]!)
-    medians.push(quantile(sample, 0.5))
-  }
-  return [quantile(medians, 0.025), quantile(medians, 0.975)]
-}
+const sides = { A: await loadRecorder(dirA), B: await loadRecorder(dirB) }
 
 const loadAtStart = os.loadavg()[0]!
 const started = Date.now()
@@ -121,52 +34,18 @@ for (let round = 0; round < rounds + WARMUP; round++) {
   // A B, then B A: each side runs first as often as second.
   const order = round % 2 === 0 ? (['A', 'B'] as const) : (['B', 'A'] as const)
   for (const side of order) {
-    const result = await once(sides[side])
+    const result = await chatRun(sides[side])
     if (round >= WARMUP) runs[side].push(result)
   }
   process.stderr.write('.')
 }
 process.stderr.write('\n')
 
-const fmt = (value: number, digits: number) => value.toFixed(digits)
-const DIGITS: Record<(typeof METRICS)[number], number> = {
-  rate: 0,
-  p50: 0,
-  mean: 0,
-  cpu: 2,
-  elu: 3,
-  writes: 0,
-}
-const LABEL: Record<(typeof METRICS)[number], string> = {
-  rate: 'records/s',
-  p50: 'record() p50 ns',
-  mean: 'record() mean ns',
-  cpu: 'CPU µs/record',
-  elu: 'loop utilization',
-  writes: 'write calls per run',
-}
 console.log(
   `chat A/B — Node ${process.version}, ${os.cpus().length} CPUs, ${rounds} rounds (+${WARMUP} warm-up) of ` +
     `${RECORDS} records per side, interleaved A B / B A, ${((Date.now() - started) / 1000).toFixed(0)} s; ` +
     `load average ${loadAtStart.toFixed(1)} at the start, ${os.loadavg()[0]!.toFixed(1)} at the end`,
 )
 console.log(`A ${dirA}\nB ${dirB}\n`)
-console.log(
-  '| figure | A median [IQR] | B median [IQR] | B/A per round: median [IQR] | 95 % CI of that median |',
-)
-console.log('|:--|--:|--:|--:|--:|')
-for (const metric of METRICS) {
-  const a = runs.A.map((r) => r[metric])
-  const b = runs.B.map((r) => r[metric])
-  const ratios = b.map((value, i) => value / a[i]!)
-  const [low, high] = bootstrapMedian(ratios)
-  const side = (values: number[]) =>
-    `${fmt(quantile(values, 0.5), DIGITS[metric])} [${fmt(quantile(values, 0.25), DIGITS[metric])}–${fmt(quantile(values, 0.75), DIGITS[metric])}]`
-  console.log(
-    `| ${LABEL[metric]} | ${side(a)} | ${side(b)} | ${fmt(quantile(ratios, 0.5), 3)} [${fmt(quantile(ratios, 0.25), 3)}–${fmt(quantile(ratios, 0.75), 3)}] | ${fmt(low, 3)}–${fmt(high, 3)} |`,
-  )
-}
-console.log(
-  '\nRead: records/s higher is better; the others lower is better. "Within 5 %" holds for a figure when its ' +
-    'CI lies inside 0.95–1.05 (throughput) or below 1.05 (times). Write calls are a mechanism, not a target.',
-)
+printComparison(runs.A, runs.B, 'round')
+console.log(READING)
