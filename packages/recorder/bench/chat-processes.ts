@@ -54,7 +54,7 @@ if (process.argv[2] === '--child') {
   if (!Number.isInteger(runs) || runs < 1)
     throw new TypeError(`Expected runs to be a positive integer, got ${runsArg}`)
   const self = fileURLToPath(import.meta.url)
-  const inProcess = (dir: string): Run =>
+  const inChildProcess = (dir: string): Run =>
     JSON.parse(
       execFileSync(
         process.execPath,
@@ -67,7 +67,7 @@ if (process.argv[2] === '--child') {
   const results: Record<'A' | 'B', Run[]> = { A: [], B: [] }
   for (let pair = 0; pair < pairs; pair++) {
     const order = pair % 2 === 0 ? (['A', 'B'] as const) : (['B', 'A'] as const)
-    for (const side of order) results[side].push(inProcess(side === 'A' ? dirA : dirB))
+    for (const side of order) results[side].push(inChildProcess(side === 'A' ? dirA : dirB))
     process.stderr.write('.')
   }
   process.stderr.write('\n')

@@ -27,6 +27,9 @@ export interface WriterCounts {
   readonly fsyncs: number
 }
 
+/** Settles a run's promise for the bookkeeping of {@link Writer.stop}; its outcome is handled where it ran. */
+function ignore(): void {}
+
 /**
  * The write loop: the two drivers of the one cycle ({@link WriteCycle}, write-cycle.ts) — the background
  * loop ({@link io.runAsync}, started with setImmediate after `record()`), and {@link drainSync} for
@@ -34,9 +37,6 @@ export interface WriterCounts {
  * it accounts for the write the loop left in flight and moves the generation on, which makes the loop drop
  * its procedure at its next step.
  */
-/** Settles a run's promise for the bookkeeping of {@link Writer.stop}; its outcome is handled where it ran. */
-function ignore(): void {}
-
 export class Writer {
   readonly #s: WriterSettings
   // The decisions and the state they move (the chunk being written, the watermarks); the drivers run it.

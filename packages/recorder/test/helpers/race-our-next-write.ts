@@ -36,10 +36,9 @@ export function recorderWithARacedWrite(
   change: (filePath: string) => { before?: () => void; after?: () => void },
   options: Omit<RecorderOptions, 'dir' | 'fs' | 'onError'> = {},
 ): { rec: Recorder; errors: RecorderError[]; arm: () => void } {
-  let filePath = ''
-  let hooks: ReturnType<typeof change> | undefined
-  const race = (): ReturnType<typeof change> => (hooks ??= change(filePath))
-  const racing = raceOurNextWrite({ before: () => race().before?.(), after: () => race().after?.() })
+  // The hooks name the transcript's path, known once the recorder exists; the race only runs after that.
+  let hooks: ReturnType<typeof change> = {}
+  const racing = raceOurNextWrite({ before: () => hooks.before?.(), after: () => hooks.after?.() })
   const errors: RecorderError[] = []
   const rec = createRecorder({
     fileCheckIntervalMs: 60_000,
@@ -48,6 +47,6 @@ export function recorderWithARacedWrite(
     fs: racing.fs,
     onError: (error) => errors.push(error),
   })
-  filePath = rec.filePath
+  hooks = change(rec.filePath)
   return { rec, errors, arm: racing.arm }
 }

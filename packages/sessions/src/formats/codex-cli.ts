@@ -80,9 +80,9 @@ export function codexCliMapper(agent: Agent = 'codex-cli'): FormatMapper {
       }
       case 'event_msg': {
         if (payload.type !== 'token_count') return []
-        const usage = tokenCount(objectOf(payload.info))
-        if (usage === undefined) return []
         const info = objectOf(payload.info)
+        const usage = tokenCount(info)
+        if (usage === undefined) return []
         const named = nonEmpty(info?.model) ?? nonEmpty(info?.model_name) ?? nonEmpty(payload.model)
         if (named !== undefined) model = named
         return [{ kind: 'usage', ...(model === undefined ? {} : { model }), usage }]
