@@ -1,9 +1,10 @@
 import fs from 'node:fs'
 
+import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 
 import { createRecorder } from '../src/index.js'
-import { fakeFs } from './helpers/fake-fs.js'
+import { errno, fakeFs } from './helpers/fake-fs.js'
 import { tempDir } from './helpers/temp-dir.js'
 import { readTranscript } from './helpers/transcript.js'
 
@@ -142,5 +143,126 @@ describe('records queued behind a write in flight are written exactly, in order'
     // Batched: far fewer writes than bursts' worth of records.
     expect(sizes.length).toBeLessThan(expected.length / 10)
     expect(rec.stats()).toMatchObject({ pendingRecords: 0, pendingChars: 0, persisted: expected.length })
+  })
+
+  // Any mix of what the queue meets: bursts of records of every kind the queue treats apart (small ones it
+  // encodes ahead into packs, ones too big for a pack, ones bigger than a third of a write, ones holding a
+  // long string, ones handed over), loop turns between them, writes that land but answer late, land in part
+  // or fail with EAGAIN first, and flushSync() taking over while a write is in flight (its buffer must never
+  // be reused). The file must hold every record once, in order, byte for byte as JSON.stringify writes it.
+  it('any mix of bursts, slow, partial and failing writes and flushSync(): every record once, in order, byte-exact', async () => {
+    const text = fc.oneof(
+      fc.string({ maxLength: 60 }),
+      fc.string({ unit: 'grapheme', maxLength: 30 }),
+      fc.constantFrom('"quoted" \\ café 日本 😀', '\ud800 lone', 'line\nbreak\u2028'),
+    )
+    const record = fc.oneof(
+      { weight: 8, arbitrary: fc.record({ kind: fc.constant('small' as const), text }) },
+      {
+        weight: 2,
+        arbitrary: fc.record({
+          kind: fc.constant('sized' as const),
+          text,
+          // From a few KiB (packable) past a third of the biggest write (written in slices).
+          length: fc.integer({ min: 1_000, max: 30_000 }),
+        }),
+      },
+      {
+        weight: 1,
+        arbitrary: fc.record({
+          kind: fc.constant('held' as const),
+          length: fc.integer({ min: 66_000, max: 90_000 }),
+        }),
+      },
+      { weight: 1, arbitrary: fc.record({ kind: fc.constant('handed-over' as const), text }) },
+    )
+    const step = fc.oneof(
+      {
+        weight: 4,
+        arbitrary: fc.record({
+          kind: fc.constant('burst' as const),
+          records: fc.array(record, { maxLength: 40 }),
+        }),
+      },
+      {
+        weight: 3,
+        arbitrary: fc.record({ kind: fc.constant('turns' as const), count: fc.integer({ min: 1, max: 3 }) }),
+      },
+      { weight: 1, arbitrary: fc.record({ kind: fc.constant('flushSync' as const) }) },
+    )
+    const writeAction = fc.constantFrom('land', 'land', 'answer-late', 'part', 'eagain')
+    const scenario = fc.record({
+      maxWriteBytes: fc.constantFrom(1024, 8 * KiB, 64 * KiB),
+      steps: fc.array(step, { minLength: 1, maxLength: 16 }),
+      writes: fc.array(writeAction, { minLength: 1, maxLength: 24 }),
+    })
+
+    await fc.assert(
+      fc.asyncProperty(scenario, async ({ maxWriteBytes, steps, writes }) => {
+        const dir = await tempDir()
+        let call = 0
+        const seam = fakeFs({
+          overrides: {
+            write: (real) => async (fd, buffer, offset, length) => {
+              const action = writes[call++ % writes.length]!
+              if (action === 'eagain') {
+                // Once per scheduled failure: the retry of the same call lands.
+                writes[(call - 1) % writes.length] = 'land'
+                throw errno('EAGAIN')
+              }
+              const written = await real(
+                fd,
+                buffer,
+                offset,
+                action === 'part' ? Math.ceil(length / 2) : length,
+              )
+              // Landed, answered a few turns later: a flushSync() meanwhile takes the write over.
+              if (action === 'answer-late') for (let i = 0; i < 3; i++) await tick()
+              return written
+            },
+          },
+        })
+        const rec = createRecorder({ dir, fs: seam, fsync: 'never', meta: false, maxWriteBytes })
+        await rec.ready()
+        const expected: Array<Record<string, unknown>> = []
+        let n = 0
+        for (const s of steps) {
+          if (s.kind === 'turns') for (let i = 0; i < s.count; i++) await tick()
+          else if (s.kind === 'flushSync') {
+            try {
+              rec.flushSync()
+            } catch {
+              // Refused (a write of the loop still unanswered past the bound): the loop writes them.
+            }
+          } else {
+            for (const r of s.records) {
+              const data =
+                r.kind === 'small' || r.kind === 'handed-over'
+                  ? { n: n++, text: r.text }
+                  : r.kind === 'sized'
+                    ? { n: n++, text: r.text, pad: 'é"x'.repeat(Math.ceil(r.length / 3)).slice(0, r.length) }
+                    : { n: n++, held: String.fromCharCode(97 + (n % 26)).repeat(r.length) }
+              expected.push(data)
+              rec.record('chat', data, r.kind === 'handed-over' ? { handOver: true } : undefined)
+            }
+          }
+        }
+        await rec.flush()
+        await rec.close()
+
+        const records = readTranscript(rec.filePath)
+        const envelope = new Set(['uuid', 'parentUuid', 'sessionId', 'timestamp', 'type', 'v'])
+        const dataOf = (record: Record<string, unknown>) =>
+          Object.fromEntries(Object.entries(record).filter(([key]) => !envelope.has(key)))
+        expect(records.map(dataOf)).toEqual(expected)
+        expect(new Set(records.map((r) => r.uuid)).size).toBe(records.length)
+        const fileText = fs.readFileSync(rec.filePath, 'utf8')
+        const lines = fileText.length === 0 ? [] : fileText.slice(0, -1).split('\n')
+        expect(lines.map((line) => JSON.stringify(JSON.parse(line)))).toEqual(lines)
+        expect(rec.stats()).toMatchObject({ pendingRecords: 0, pendingChars: 0, persisted: expected.length })
+        fs.rmSync(dir, { recursive: true, force: true })
+      }),
+      { numRuns: 60 },
+    )
   })
 })

@@ -2,6 +2,7 @@ import { type RecorderError, RecorderErrorCode, type SessionLockedError } from '
 import {
   attemptLock,
   forgetLockDir,
+  lockPathOf,
   lockRefreshedAt,
   refreshLockSync,
   releaseLockAtExitSync,
@@ -44,6 +45,8 @@ export interface LockKeeperSettings {
  */
 export class LockKeeper {
   readonly #s: LockKeeperSettings
+  // Asked before every write (isFresh): computed once.
+  readonly #lockPath: string
   #state: LockState
   #attempt: Promise<void> | null = null
   #error: RecorderError | null = null
@@ -51,6 +54,7 @@ export class LockKeeper {
 
   constructor(settings: LockKeeperSettings, enabled: boolean) {
     this.#s = settings
+    this.#lockPath = lockPathOf(settings.filePath)
     this.#state = enabled ? 'pending' : 'off'
   }
 
@@ -69,7 +73,7 @@ export class LockKeeper {
   isFresh(now: number): boolean {
     if (this.#state === 'off') return true
     if (!this.isOurs()) return false
-    const refreshedAt = lockRefreshedAt(this.#s.filePath)
+    const refreshedAt = lockRefreshedAt(this.#lockPath)
     return refreshedAt !== undefined && now - refreshedAt < this.#s.staleMs * FRESH_SHARE
   }
 

@@ -204,12 +204,13 @@ export function madeLockDir(filePath: string): LockDirIdentity | undefined {
 }
 
 /**
- * The mtime (ms since the epoch) this process last gave the lock directory of `filePath`, while holding it
- * (when it made the directory, then at each heartbeat that found it still ours); undefined if it holds no
- * such lock. A contender takes the lock over only once this is `lockStaleMs` older than its clock.
+ * The mtime (ms since the epoch) this process last gave the lock directory `lockPath` (see
+ * {@link lockPathOf}), while holding it (when it made the directory, then at each heartbeat that found it
+ * still ours); undefined if it holds no such lock. A contender takes the lock over only once this is
+ * `lockStaleMs` older than its clock. By lock path, not transcript path: it is asked before every write.
  */
-export function lockRefreshedAt(filePath: string): number | undefined {
-  return refreshes.get(lockPathOf(filePath))?.mtimeMs
+export function lockRefreshedAt(lockPath: string): number | undefined {
+  return refreshes.get(lockPath)?.mtimeMs
 }
 
 /**

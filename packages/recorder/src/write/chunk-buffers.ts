@@ -20,6 +20,21 @@ export class ChunkBuffers {
     return this.#lent
   }
 
+  /**
+   * A buffer of at least `size` bytes to encode queued records into ahead of their write (the queue's open
+   * pack): the last one written when it is big enough. It is not lent until {@link lend} says so.
+   */
+  scratch(size: number): Buffer {
+    const spare = this.#spare
+    this.#spare = null
+    return spare !== null && spare.length >= size ? spare : Buffer.allocUnsafeSlow(size)
+  }
+
+  /** A buffer from {@link scratch} is the next chunk's: once written, it may be reused. */
+  lend(buffer: Buffer): void {
+    this.#lent = buffer
+  }
+
   /** The chunk whose bytes are `bytes` is written: its buffer may be the next one's. */
   committed(bytes: Uint8Array): void {
     if (this.#lent !== null && bytes.buffer === this.#lent.buffer) this.#spare = this.#lent

@@ -53,17 +53,17 @@ export function packable(record: QueuedRecord, size: number): boolean {
 }
 
 /**
- * Encodes the run of records from `from` that `fits` accepts, as far as `scratch` has room, into one
- * {@link Packed} of its exact size, put in place of the run; returns the index after the run. The record
- * at `from` must fit.
+ * Encodes the run of records from `from` that `fits` accepts into `buffer` at `offset`, as far as it has
+ * room; returns the index after the run, the offset after its bytes and the code units it stood for. The
+ * caller puts the run's {@link Packed} in place (see `RecordQueue.packAhead`).
  */
-export function packRun(
-  records: QueuedRecord[],
+export function encodeRun(
+  records: readonly QueuedRecord[],
   from: number,
-  scratch: Buffer,
+  buffer: Buffer,
+  offset: number,
   fits: (record: QueuedRecord) => boolean,
-): number {
-  let offset = 0
+): { readonly end: number; readonly offset: number; readonly chars: number } {
   let chars = 0
   let end = from
   for (; end < records.length; end++) {
@@ -71,17 +71,27 @@ export function packRun(
     if (!fits(record)) break
     const recordChars = lineChars(record)
     // UTF-8 takes at most 3 bytes per code unit: the record fits in what is left.
-    if (recordChars * 3 > scratch.length - offset) break
-    offset += scratch.write(record.head, offset)
-    if ((record.body as string).length > 0) offset += scratch.write(record.body as string, offset)
-    scratch[offset++] = NEWLINE
+    if (recordChars * 3 > buffer.length - offset) break
+    offset += buffer.write(record.head, offset)
+    if ((record.body as string).length > 0) offset += buffer.write(record.body as string, offset)
+    buffer[offset++] = NEWLINE
     chars += recordChars
   }
-  const bytes = Buffer.allocUnsafe(offset)
-  scratch.copy(bytes, 0, 0, offset)
-  records[from] = new Packed(bytes, end - from, chars)
-  for (let k = from + 1; k < end; k++) records[k] = PACKED
-  return end
+  return { end, offset, chars }
+}
+
+/** Puts the run [from, from + records) in place as one {@link Packed} of `bytes`. */
+export function placeRun(
+  records: QueuedRecord[],
+  from: number,
+  bytes: Buffer,
+  count: number,
+  chars: number,
+): Packed {
+  const pack = new Packed(bytes, count, chars)
+  records[from] = pack
+  for (let k = from + 1; k < from + count; k++) records[k] = PACKED
+  return pack
 }
 
 // A batch's entries (record-queue.ts): an ordinary record, or a packed run standing for several.

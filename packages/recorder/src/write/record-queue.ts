@@ -6,9 +6,10 @@ import {
   bytesOf,
   PACK_BYTES,
   Packed,
+  encodeRun,
   PACKED,
-  packRun,
   packable,
+  placeRun,
   queuedCharsOf,
   spanOf,
 } from './packed-runs.js'
@@ -84,8 +85,12 @@ export class RecordQueue {
   #lentEnd = 0
   // Records before this index were looked at by packAhead() already (packed, or not packable).
   #packedEnd = 0
-  // Where packAhead() encodes a run before copying it out at its exact size (null while nothing is queued).
+  // Where packAhead() encodes runs (null while nothing is queued, and once it became a chunk's buffer).
   #packScratch: Buffer | null = null
+  // The pack whose bytes are the scratch's first bytes, and its index: runs contiguous with it extend it in
+  // place, and when it is at the head the next chunk is written straight from the scratch (see packAhead).
+  #open: Packed | null = null
+  #openAt = 0
 
   constructor(settings: QueueSettings) {
     this.#s = settings
@@ -204,6 +209,7 @@ export class RecordQueue {
     if (head >= records.length) return null
     const first = records[head]!
     if (first.handedOver !== null) return null
+    if (first === this.#open) return this.#lend(this.#openChunk(maxBytes))
     const packed = first instanceof Packed
     // UTF-8 takes at most 3 bytes per code unit of text: a batch is sized by that bound, and measured
     // exactly only where the bound passes `maxBytes` (one record's worth per chunk, at most a third of it).
@@ -224,6 +230,11 @@ export class RecordQueue {
         const nextBytes = exact + bytesOf(next)
         if (nextBytes > maxBytes) break
         exact = nextBytes
+      }
+      // The open pack joins the batch like any pack: it no longer grows, and its scratch is left to it.
+      if (next === this.#open) {
+        this.#open = null
+        this.#packScratch = null
       }
       bound += nextBound
       chars += queuedCharsOf(next)
@@ -285,9 +296,81 @@ export class RecordQueue {
         this.#packedEnd = ++i
         continue
       }
-      this.#packScratch ??= Buffer.allocUnsafeSlow(size)
-      const end = packRun(records, i, this.#packScratch, (record) => this.#packable(record, size))
-      this.#packedEnd = i = end
+      const open = this.#open
+      const contiguous = open !== null && this.#openAt + open.records === i
+      if (!contiguous) this.#closeOpen()
+      const scratch = (this.#packScratch ??= this.#buffers.scratch(size))
+      const from = contiguous ? this.#openAt : i
+      const run = encodeRun(records, i, scratch, contiguous ? open.bytes.length : 0, (record) =>
+        this.#packable(record, size),
+      )
+      if (run.end === i) {
+        // The next record does not fit in the scratch's room: the open pack is closed, the run starts anew.
+        this.#closeOpen()
+        continue
+      }
+      this.#open = placeRun(
+        records,
+        from,
+        scratch.subarray(0, run.offset),
+        run.end - from,
+        (contiguous ? open.chars : 0) + run.chars,
+      )
+      this.#openAt = from
+      this.#packedEnd = i = run.end
+    }
+  }
+
+  /**
+   * The open pack stops growing: a pack that fills most of the scratch keeps it (a new scratch is taken for
+   * the next run); a smaller one is copied out at its exact size and the scratch is encoded into afresh, so
+   * a pack never holds much more memory than its bytes.
+   */
+  #closeOpen(): void {
+    const open = this.#open
+    if (open === null) return
+    this.#open = null
+    const scratch = this.#packScratch!
+    if (open.bytes.length * 4 >= scratch.length * 3) {
+      this.#packScratch = null
+      return
+    }
+    const bytes = Buffer.allocUnsafe(open.bytes.length)
+    open.bytes.copy(bytes)
+    this.#records[this.#openAt] = new Packed(bytes, open.records, open.chars)
+  }
+
+  /**
+   * The chunk of the open pack at the head, with the ordinary records queued behind it (not yet packed)
+   * encoded into the scratch after it, as far as it and `maxBytes` have room: the scratch becomes the chunk's
+   * buffer (packAhead takes another one), so the records' bytes are never copied.
+   */
+  #openChunk(maxBytes: number): Chunk {
+    const head = this.#head
+    const records = this.#records
+    const open = this.#open!
+    const scratch = this.#packScratch!
+    this.#open = null
+    this.#packScratch = null
+    const room = Math.min(scratch.length, maxBytes)
+    const run = encodeRun(
+      records,
+      head + open.records,
+      scratch.subarray(0, room),
+      open.bytes.length,
+      (record) => packable(record, room),
+    )
+    this.#buffers.lend(scratch)
+    const end = run.end
+    return {
+      buffer: scratch.subarray(0, run.offset),
+      completes: end - head,
+      lastUuid: this.#uuids[end - 1]!,
+      firstTimestamp: this.#timestamps[head]!,
+      lastTimestamp: this.#timestamps[end - 1]!,
+      advance: end - head,
+      nextHeadChars: 0,
+      chars: open.chars + run.chars,
     }
   }
 
@@ -355,6 +438,7 @@ export class RecordQueue {
     if (done >= this.#records.length) {
       this.#buffers.idle()
       this.#packScratch = null
+      this.#open = null
       this.#records.length = 0
       this.#uuids.length = 0
       this.#timestamps.length = 0
@@ -368,6 +452,7 @@ export class RecordQueue {
       this.#head = 0
       this.#lentEnd = Math.max(0, this.#lentEnd - done)
       this.#packedEnd = Math.max(0, this.#packedEnd - done)
+      this.#openAt -= done
     }
   }
 }
