@@ -12,6 +12,24 @@ const KiB = 1024
 const MAX_WRITE = 64 * KiB
 const tick = () => new Promise((resolve) => setImmediate(resolve))
 
+const ENVELOPE = new Set(['uuid', 'parentUuid', 'sessionId', 'timestamp', 'type', 'v'])
+
+/**
+ * The transcript's records without their envelopes, after checking that every line is byte for byte what
+ * JSON.stringify makes of it and no record is there twice; and its lines.
+ */
+function writtenExactly(filePath: string): { data: Array<Record<string, unknown>>; lines: string[] } {
+  const records = readTranscript(filePath)
+  expect(new Set(records.map((record) => record.uuid)).size).toBe(records.length)
+  const text = fs.readFileSync(filePath, 'utf8')
+  const lines = text.length === 0 ? [] : text.slice(0, -1).split('\n')
+  expect(lines.map((line) => JSON.stringify(JSON.parse(line)))).toEqual(lines)
+  const data = records.map((record) =>
+    Object.fromEntries(Object.entries(record).filter(([key]) => !ENVELOPE.has(key))),
+  )
+  return { data, lines }
+}
+
 // Records waiting behind a write in flight are encoded ahead of their write, in a task after the caller's
 // turn (so they do not stay alive as strings): what reaches the file must be the same bytes, in the same
 // order, each write within maxWriteBytes, and the queue's counts the same as before they were encoded.
@@ -73,15 +91,9 @@ describe('records queued behind a write in flight are written exactly, in order'
     await rec.flush()
     await rec.close()
 
-    const records = readTranscript(rec.filePath)
-    const envelope = new Set(['uuid', 'parentUuid', 'sessionId', 'timestamp', 'type', 'v'])
-    const dataOf = (record: Record<string, unknown>) =>
-      Object.fromEntries(Object.entries(record).filter(([key]) => !envelope.has(key)))
-    expect(records.map(dataOf)).toEqual(expected)
     // The bytes are what JSON.stringify makes (the lone surrogate escaped as \ud800).
-    const text = fs.readFileSync(rec.filePath, 'utf8')
-    const lines = text.slice(0, -1).split('\n')
-    expect(lines.map((line) => `${JSON.stringify(JSON.parse(line))}`)).toEqual(lines)
+    const { data, lines } = writtenExactly(rec.filePath)
+    expect(data).toEqual(expected)
     expect(queued.pendingChars).toBe(lines.reduce((sum, line) => sum + line.length + 1, 0))
     expect(Math.max(...sizes)).toBeLessThanOrEqual(MAX_WRITE)
     expect(rec.stats()).toMatchObject({ pendingRecords: 0, pendingChars: 0, persisted: expected.length })
@@ -131,14 +143,7 @@ describe('records queued behind a write in flight are written exactly, in order'
     }
     await rec.close()
 
-    const records = readTranscript(rec.filePath)
-    const envelope = new Set(['uuid', 'parentUuid', 'sessionId', 'timestamp', 'type', 'v'])
-    const dataOf = (record: Record<string, unknown>) =>
-      Object.fromEntries(Object.entries(record).filter(([key]) => !envelope.has(key)))
-    expect(records.map(dataOf)).toEqual(expected)
-    const text = fs.readFileSync(rec.filePath, 'utf8')
-    const lines = text.slice(0, -1).split('\n')
-    expect(lines.map((line) => `${JSON.stringify(JSON.parse(line))}`)).toEqual(lines)
+    expect(writtenExactly(rec.filePath).data).toEqual(expected)
     expect(Math.max(...sizes)).toBeLessThanOrEqual(MAX_WRITE)
     // Batched: far fewer writes than bursts' worth of records.
     expect(sizes.length).toBeLessThan(expected.length / 10)
@@ -147,8 +152,8 @@ describe('records queued behind a write in flight are written exactly, in order'
 
   // Any mix of what the queue meets: bursts of records of every kind the queue treats apart (small ones it
   // encodes ahead into packs, ones too big for a pack, ones bigger than a third of a write, ones holding a
-  // long string, ones handed over), loop turns between them, writes that land but answer late, land in part
-  // or fail with EAGAIN first, and flushSync() taking over while a write is in flight (its buffer must never
+  // long string, ones handed over), loop turns between them, writes that land but answer late, reach the
+  // file only a few turns later, land in part or fail with EAGAIN first, and flushSync() taking over while a write is in flight (its buffer must never
   // be reused). The file must hold every record once, in order, byte for byte as JSON.stringify writes it.
   it('any mix of bursts, slow, partial and failing writes and flushSync(): every record once, in order, byte-exact', async () => {
     const text = fc.oneof(
@@ -163,7 +168,7 @@ describe('records queued behind a write in flight are written exactly, in order'
         arbitrary: fc.record({
           kind: fc.constant('sized' as const),
           text,
-          // From a few KiB (packable) past a third of the biggest write (written in slices).
+          // From a few KiB (packable) past a third of the smaller writes (then written in slices).
           length: fc.integer({ min: 1_000, max: 30_000 }),
         }),
       },
@@ -190,9 +195,10 @@ describe('records queued behind a write in flight are written exactly, in order'
       },
       { weight: 1, arbitrary: fc.record({ kind: fc.constant('flushSync' as const) }) },
     )
-    const writeAction = fc.constantFrom('land', 'land', 'answer-late', 'part', 'eagain')
+    const writeAction = fc.constantFrom('land', 'land', 'answer-late', 'land-late', 'part', 'eagain')
     const scenario = fc.record({
-      maxWriteBytes: fc.constantFrom(1024, 8 * KiB, 64 * KiB),
+      // The default (4 MiB) too: a reused buffer bigger than a pack is then handed to packing.
+      maxWriteBytes: fc.constantFrom(1024, 8 * KiB, 64 * KiB, 4 * 1024 * KiB),
       steps: fc.array(step, { minLength: 1, maxLength: 16 }),
       writes: fc.array(writeAction, { minLength: 1, maxLength: 24 }),
     })
@@ -210,6 +216,9 @@ describe('records queued behind a write in flight are written exactly, in order'
                 writes[(call - 1) % writes.length] = 'land'
                 throw errno('EAGAIN')
               }
+              // Handed over, but reaching the file only a few turns later (a busy threadpool): the bytes written
+              // are the buffer's then, so a buffer reused meanwhile (packing into it) shows in the file.
+              if (action === 'land-late') for (let i = 0; i < 3; i++) await tick()
               const written = await real(
                 fd,
                 buffer,
@@ -250,15 +259,7 @@ describe('records queued behind a write in flight are written exactly, in order'
         await rec.flush()
         await rec.close()
 
-        const records = readTranscript(rec.filePath)
-        const envelope = new Set(['uuid', 'parentUuid', 'sessionId', 'timestamp', 'type', 'v'])
-        const dataOf = (record: Record<string, unknown>) =>
-          Object.fromEntries(Object.entries(record).filter(([key]) => !envelope.has(key)))
-        expect(records.map(dataOf)).toEqual(expected)
-        expect(new Set(records.map((r) => r.uuid)).size).toBe(records.length)
-        const fileText = fs.readFileSync(rec.filePath, 'utf8')
-        const lines = fileText.length === 0 ? [] : fileText.slice(0, -1).split('\n')
-        expect(lines.map((line) => JSON.stringify(JSON.parse(line)))).toEqual(lines)
+        expect(writtenExactly(rec.filePath).data).toEqual(expected)
         expect(rec.stats()).toMatchObject({ pendingRecords: 0, pendingChars: 0, persisted: expected.length })
         fs.rmSync(dir, { recursive: true, force: true })
       }),

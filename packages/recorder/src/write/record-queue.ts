@@ -262,7 +262,13 @@ export class RecordQueue {
       }
       buffer = buffer.subarray(0, offset)
     }
-    return this.#lend({
+    return this.#lend(this.#wholeRecords(buffer, end, chars))
+  }
+
+  /** The chunk of the whole records from the head to `end`: their `chars` code units encoded in `buffer`. */
+  #wholeRecords(buffer: Buffer, end: number, chars: number): Chunk {
+    const head = this.#head
+    return {
       buffer,
       completes: end - head,
       lastUuid: this.#uuids[end - 1]!,
@@ -271,7 +277,7 @@ export class RecordQueue {
       advance: end - head,
       nextHeadChars: 0,
       chars,
-    })
+    }
   }
 
   /** Notes which records the chunk taken covers (a slice covers its record): packAhead() leaves them be. */
@@ -301,8 +307,14 @@ export class RecordQueue {
       if (!contiguous) this.#closeOpen()
       const scratch = (this.#packScratch ??= this.#buffers.scratch(size))
       const from = contiguous ? this.#openAt : i
-      const run = encodeRun(records, i, scratch, contiguous ? open.bytes.length : 0, (record) =>
-        this.#packable(record, size),
+      // Within `size` even when the scratch is a bigger buffer reused: a pack is at most PACK_BYTES, and one
+      // run's encoding (never cut by the deadline) at most that much work.
+      const run = encodeRun(
+        records,
+        i,
+        scratch.subarray(0, size),
+        contiguous ? open.bytes.length : 0,
+        (record) => this.#packable(record, size),
       )
       if (run.end === i) {
         // The next record does not fit in the scratch's room: the open pack is closed, the run starts anew.
@@ -361,17 +373,7 @@ export class RecordQueue {
       (record) => packable(record, room),
     )
     this.#buffers.lend(scratch)
-    const end = run.end
-    return {
-      buffer: scratch.subarray(0, run.offset),
-      completes: end - head,
-      lastUuid: this.#uuids[end - 1]!,
-      firstTimestamp: this.#timestamps[head]!,
-      lastTimestamp: this.#timestamps[end - 1]!,
-      advance: end - head,
-      nextHeadChars: 0,
-      chars: open.chars + run.chars,
-    }
+    return this.#wholeRecords(scratch.subarray(0, run.offset), run.end, open.chars + run.chars)
   }
 
   /** An ordinary record, small enough to go into a pack whole, and not the one record past the bound. */
@@ -452,7 +454,7 @@ export class RecordQueue {
       this.#head = 0
       this.#lentEnd = Math.max(0, this.#lentEnd - done)
       this.#packedEnd = Math.max(0, this.#packedEnd - done)
-      this.#openAt -= done
+      if (this.#open !== null) this.#openAt -= done
     }
   }
 }
