@@ -1,18 +1,8 @@
 import type { Chunk } from './chunk.js'
+import { AheadPacker } from './ahead-packer.js'
 import { ChunkBuffers } from './chunk-buffers.js'
 import { encodeSlice, INITIAL_BYTES_PER_MS, TURN_BUDGET_MS } from './record-slice.js'
-import {
-  boundOf,
-  bytesOf,
-  PACK_BYTES,
-  Packed,
-  encodeRun,
-  PACKED,
-  packable,
-  placeRun,
-  queuedCharsOf,
-  spanOf,
-} from './packed-runs.js'
+import { boundOf, bytesOf, Packed, PACKED, packable, queuedCharsOf, spanOf } from './packed-runs.js'
 import { type HandOverSettings, walkHandedOver } from './hand-over.js'
 import { heldCharsOf, lineChars, type QueuedRecord } from './serialize-record.js'
 
@@ -83,14 +73,7 @@ export class RecordQueue {
   readonly #buffers = new ChunkBuffers()
   // Records [head, #lentEnd) are in the chunk taken last and maybe being written: never packed under it.
   #lentEnd = 0
-  // Records before this index were looked at by packAhead() already (packed, or not packable).
-  #packedEnd = 0
-  // Where packAhead() encodes runs (null while nothing is queued, and once it became a chunk's buffer).
-  #packScratch: Buffer | null = null
-  // The pack whose bytes are the scratch's first bytes, and its index: runs contiguous with it extend it in
-  // place, and when it is at the head the next chunk is written straight from the scratch (see packAhead).
-  #open: Packed | null = null
-  #openAt = 0
+  readonly #packer = new AheadPacker(this.#buffers)
 
   constructor(settings: QueueSettings) {
     this.#s = settings
@@ -209,7 +192,10 @@ export class RecordQueue {
     if (head >= records.length) return null
     const first = records[head]!
     if (first.handedOver !== null) return null
-    if (first === this.#open) return this.#lend(this.#openChunk(maxBytes))
+    if (this.#packer.isOpen(first)) {
+      const { buffer, end, chars } = this.#packer.takeOpen(records, head, maxBytes)
+      return this.#lend(this.#wholeRecords(buffer, end, chars))
+    }
     const packed = first instanceof Packed
     // UTF-8 takes at most 3 bytes per code unit of text: a batch is sized by that bound, and measured
     // exactly only where the bound passes `maxBytes` (one record's worth per chunk, at most a third of it).
@@ -232,10 +218,7 @@ export class RecordQueue {
         exact = nextBytes
       }
       // The open pack joins the batch like any pack: it no longer grows, and its scratch is left to it.
-      if (next === this.#open) {
-        this.#open = null
-        this.#packScratch = null
-      }
+      if (this.#packer.isOpen(next)) this.#packer.release()
       bound += nextBound
       chars += queuedCharsOf(next)
       end += spanOf(next)
@@ -293,87 +276,13 @@ export class RecordQueue {
    * file before the next one) is nothing for a scavenge to copy. The bytes written are the same.
    */
   packAhead(maxBytes: number, deadline = performance.now() + TURN_BUDGET_MS): void {
-    const records = this.#records
-    const size = Math.min(maxBytes, PACK_BYTES)
-    let i = Math.max(this.#head, this.#lentEnd, this.#packedEnd)
-    while (i < records.length && performance.now() < deadline) {
-      const first = records[i]!
-      if (!this.#packable(first, size)) {
-        this.#packedEnd = ++i
-        continue
-      }
-      const open = this.#open
-      const contiguous = open !== null && this.#openAt + open.records === i
-      if (!contiguous) this.#closeOpen()
-      const scratch = (this.#packScratch ??= this.#buffers.scratch(size))
-      const from = contiguous ? this.#openAt : i
-      // Within `size` even when the scratch is a bigger buffer reused: a pack is at most PACK_BYTES, and one
-      // run's encoding (never cut by the deadline) at most that much work.
-      const run = encodeRun(
-        records,
-        i,
-        scratch.subarray(0, size),
-        contiguous ? open.bytes.length : 0,
-        (record) => this.#packable(record, size),
-      )
-      if (run.end === i) {
-        // The next record does not fit in the scratch's room: the open pack is closed, the run starts anew.
-        this.#closeOpen()
-        continue
-      }
-      this.#open = placeRun(
-        records,
-        from,
-        scratch.subarray(0, run.offset),
-        run.end - from,
-        (contiguous ? open.chars : 0) + run.chars,
-      )
-      this.#openAt = from
-      this.#packedEnd = i = run.end
-    }
-  }
-
-  /**
-   * The open pack stops growing: a pack that fills most of the scratch keeps it (a new scratch is taken for
-   * the next run); a smaller one is copied out at its exact size and the scratch is encoded into afresh, so
-   * a pack never holds much more memory than its bytes.
-   */
-  #closeOpen(): void {
-    const open = this.#open
-    if (open === null) return
-    this.#open = null
-    const scratch = this.#packScratch!
-    if (open.bytes.length * 4 >= scratch.length * 3) {
-      this.#packScratch = null
-      return
-    }
-    const bytes = Buffer.allocUnsafe(open.bytes.length)
-    open.bytes.copy(bytes)
-    this.#records[this.#openAt] = new Packed(bytes, open.records, open.chars)
-  }
-
-  /**
-   * The chunk of the open pack at the head, with the ordinary records queued behind it (not yet packed)
-   * encoded into the scratch after it, as far as it and `maxBytes` have room: the scratch becomes the chunk's
-   * buffer (packAhead takes another one), so the records' bytes are never copied.
-   */
-  #openChunk(maxBytes: number): Chunk {
-    const head = this.#head
-    const records = this.#records
-    const open = this.#open!
-    const scratch = this.#packScratch!
-    this.#open = null
-    this.#packScratch = null
-    const room = Math.min(scratch.length, maxBytes)
-    const run = encodeRun(
-      records,
-      head + open.records,
-      scratch.subarray(0, room),
-      open.bytes.length,
-      (record) => packable(record, room),
+    this.#packer.pack(
+      this.#records,
+      Math.max(this.#head, this.#lentEnd),
+      maxBytes,
+      deadline,
+      (record, size) => this.#packable(record, size),
     )
-    this.#buffers.lend(scratch)
-    return this.#wholeRecords(scratch.subarray(0, run.offset), run.end, open.chars + run.chars)
   }
 
   /** An ordinary record, small enough to go into a pack whole, and not the one record past the bound. */
@@ -439,22 +348,19 @@ export class RecordQueue {
     const done = this.#head
     if (done >= this.#records.length) {
       this.#buffers.idle()
-      this.#packScratch = null
-      this.#open = null
+      this.#packer.reset()
       this.#records.length = 0
       this.#uuids.length = 0
       this.#timestamps.length = 0
       this.#head = 0
       this.#lentEnd = 0
-      this.#packedEnd = 0
     } else if (done >= COMPACT_MIN_HEAD && done * 2 >= this.#records.length) {
       this.#records.splice(0, done)
       this.#uuids.splice(0, done)
       this.#timestamps.splice(0, done)
       this.#head = 0
       this.#lentEnd = Math.max(0, this.#lentEnd - done)
-      this.#packedEnd = Math.max(0, this.#packedEnd - done)
-      if (this.#open !== null) this.#openAt -= done
+      this.#packer.shift(done)
     }
   }
 }
