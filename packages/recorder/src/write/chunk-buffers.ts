@@ -14,10 +14,9 @@ export class ChunkBuffers {
 
   /** A buffer of at least `size` bytes for the next chunk: the last one written when it is big enough. */
   take(size: number): Buffer {
-    const spare = this.#spare
-    this.#spare = null
-    this.#lent = spare !== null && spare.length >= size ? spare : Buffer.allocUnsafeSlow(size)
-    return this.#lent
+    const buffer = this.scratch(size)
+    this.lend(buffer)
+    return buffer
   }
 
   /**

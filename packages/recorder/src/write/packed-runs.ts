@@ -72,12 +72,18 @@ export function encodeRun(
     const recordChars = lineChars(record)
     // UTF-8 takes at most 3 bytes per code unit: the record fits in what is left.
     if (recordChars * 3 > buffer.length - offset) break
-    offset += buffer.write(record.head, offset)
-    if ((record.body as string).length > 0) offset += buffer.write(record.body as string, offset)
-    buffer[offset++] = NEWLINE
+    offset = encodeLine(record, buffer, offset)
     chars += recordChars
   }
   return { end, offset, chars }
+}
+
+/** Encodes an ordinary record's line (its body is flat text) into `buffer` at `offset`; returns the offset after it. */
+export function encodeLine(record: QueuedRecord, buffer: Buffer, offset: number): number {
+  offset += buffer.write(record.head, offset)
+  if ((record.body as string).length > 0) offset += buffer.write(record.body as string, offset)
+  buffer[offset++] = NEWLINE
+  return offset
 }
 
 /** Puts the run [from, from + records) in place as one {@link Packed} of `bytes`. */

@@ -2,7 +2,16 @@ import type { Chunk } from './chunk.js'
 import { AheadPacker } from './ahead-packer.js'
 import { ChunkBuffers } from './chunk-buffers.js'
 import { encodeSlice, INITIAL_BYTES_PER_MS, TURN_BUDGET_MS } from './record-slice.js'
-import { boundOf, bytesOf, Packed, PACKED, packable, queuedCharsOf, spanOf } from './packed-runs.js'
+import {
+  boundOf,
+  bytesOf,
+  encodeLine,
+  Packed,
+  PACKED,
+  packable,
+  queuedCharsOf,
+  spanOf,
+} from './packed-runs.js'
 import { type HandOverSettings, walkHandedOver } from './hand-over.js'
 import { heldCharsOf, lineChars, type QueuedRecord } from './serialize-record.js'
 
@@ -28,7 +37,6 @@ export interface QueueSettings extends HandOverSettings {
 // Compacting the arrays costs O(pending); doing it only when the consumed prefix is large and more than
 // half of the arrays keeps it amortized O(1) per record.
 const COMPACT_MIN_HEAD = 1024
-const NEWLINE = 0x0a
 
 const charsOf = lineChars
 
@@ -238,9 +246,7 @@ export class RecordQueue {
           i += record.records
           continue
         }
-        offset += buffer.write(record.head, offset)
-        if ((record.body as string).length > 0) offset += buffer.write(record.body as string, offset)
-        buffer[offset++] = NEWLINE
+        offset = encodeLine(record, buffer, offset)
         i++
       }
       buffer = buffer.subarray(0, offset)
