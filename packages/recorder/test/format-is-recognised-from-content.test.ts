@@ -80,6 +80,25 @@ describe('a transcript format is recognised from its content, and can be given',
     })
   })
 
+  it('a `{` line followed by records is our first record torn one byte in and resumed — not a Gemini document', async () => {
+    await withTempDir(async (dir) => {
+      const file = path.join(dir, 'f.jsonl')
+      // What resume leaves after a crash one byte into the first record (crash-at-any-byte.property.test.ts
+      // found it): the torn `{` ended by a newline, then the `recovered` record and the new ones.
+      const records = makeChain(2)
+      await writeFile(file, `{\n${toJsonl(records)}`)
+      expect(await detectFormat(file)).toBe('sessiontape')
+      const read = await readSession(file)
+      expect(read.records.map((r) => r.uuid)).toEqual(['u0', 'u1'])
+      expect(read.problems.map((p) => [p.kind, p.line])).toEqual([['invalid-json', 1]])
+      // A pretty-printed document's second line is a key, or the `}` that closes it.
+      await writeFile(file, JSON.stringify({ sessionId: 's', projectHash: 'h', messages: [] }, null, 2))
+      expect(await detectFormat(file)).toBe('gemini-json')
+      await writeFile(file, '{\n}\n')
+      expect(await detectFormat(file)).toBe('gemini-json')
+    })
+  })
+
   it('an explicit format overrides what the content says, and a wrong one is a TypeError at the call', async () => {
     await withTempDir(async (dir) => {
       const file = path.join(dir, 'f.jsonl')

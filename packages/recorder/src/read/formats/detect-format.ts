@@ -44,8 +44,10 @@ export function formatOfPrefix(prefix: Uint8Array, size: number): TranscriptForm
     if (text.length === 0) continue
     lines++
     // A pretty-printed JSON document (Gemini's older format) starts with a line that is just `{` — a whole
-    // line: a file that is only `{`, unterminated, is a torn first record of ours (a crash one byte in).
-    if (firstLine && text === '{' && terminated) return 'gemini-json'
+    // line: a file that is only `{`, unterminated, is a torn first record of ours (a crash one byte in), and
+    // so is a `{` line followed by a line that opens an object of its own: that torn record once resumed
+    // (the resume ends it with a newline and appends after it), where a document's next line is a key.
+    if (firstLine && text === '{' && terminated && !opensObject(bytes, start)) return 'gemini-json'
     const first = firstLine
     firstLine = false
     const verdict = formatOfLine(text)
@@ -125,6 +127,15 @@ function formatOfIdlessLine(o: Record<string, unknown>): Verdict {
   )
     return 'cursor-cli'
   return undefined
+}
+
+/** Whether the first byte after `start` that is not blank space (or NUL) is `{`. */
+function opensObject(bytes: Buffer, start: number): boolean {
+  for (let i = start; i < bytes.length; i++) {
+    if (isSpace(bytes[i]!) || bytes[i] === 0) continue
+    return bytes[i] === 0x7b
+  }
+  return false
 }
 
 /** Whether anything but blank space follows `start` in `bytes`. */
