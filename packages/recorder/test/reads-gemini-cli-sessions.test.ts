@@ -68,6 +68,47 @@ describe('Gemini CLI sessions are replayed as Gemini CLI reads them', () => {
     expect(await replay([header, a, b, { $rewindTo: 'a' }])).toEqual([])
   })
 
+  it('a message a rewind or a checkpoint took out that carries token counts is metadata: its requests were made', async () => {
+    await withTempDir(async (dir) => {
+      const file = path.join(dir, 'session-x.jsonl')
+      const header = { sessionId: 's', projectHash: 'h' }
+      const tokens = (total: number) => ({ input: total - 1, output: 1, total })
+      const lines = [
+        header,
+        { id: 'u1', type: 'user', content: 'first' },
+        { id: 'g1', type: 'gemini', content: 'one', tokens: tokens(10) },
+        { id: 'u2', type: 'user', content: 'second' },
+        { id: 'g2', type: 'gemini', content: '' },
+        // Tokens come with the message re-appended: its last state before the rewind is what counts.
+        { id: 'g2', type: 'gemini', content: 'two', tokens: tokens(20) },
+        { $rewindTo: 'u2' },
+        { id: 'u3', type: 'user', content: 'again' },
+        { id: 'g3', type: 'gemini', content: 'three', tokens: tokens(30) },
+        // A checkpoint that lists g1 again (not taken back) and drops g3 (taken back).
+        {
+          $set: {
+            messages: [
+              { id: 'u1', type: 'user' },
+              { id: 'g1', type: 'gemini', tokens: tokens(10) },
+            ],
+          },
+        },
+      ]
+      await writeFile(file, lines.map((l) => `${JSON.stringify(l)}\n`).join(''))
+      const session = await readSession(file, { format: 'gemini-cli' })
+      expect(session.problems).toEqual([])
+      expect(session.records.map((r) => r.uuid)).toEqual(['u1', 'g1'])
+      const takenBack = session.metadata.filter((m) => typeof m.value.id === 'string')
+      // u2 (no tokens) is gone as before; g2 in its last state, from line 6; g3 from line 9.
+      expect(takenBack.map((m) => [m.line, m.value.id, (m.value.tokens as { total: number }).total])).toEqual(
+        [
+          [6, 'g2', 20],
+          [9, 'g3', 30],
+        ],
+      )
+    })
+  })
+
   it('$set.messages is a checkpoint that replaces the list; a complete last line without a newline counts', async () => {
     const header = { sessionId: 's', projectHash: 'h' }
     const ids = await replay(

@@ -108,6 +108,11 @@ export interface UsageEvent extends EventBase {
    * key once (Claude copies a request's records into the next file on resume).
    */
   readonly requestKey?: string
+  /**
+   * The message that reported it was taken out of the conversation (Gemini CLI's `$rewindTo`, or a
+   * checkpoint without it): the request was made, so usage totals count it, but it belongs to no turn.
+   */
+  readonly takenBack?: true
 }
 
 /** The context was compacted: what came before is summarized (Claude `compact_boundary`, Codex `compacted`…). */

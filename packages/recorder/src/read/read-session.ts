@@ -37,8 +37,9 @@ export interface ReadSessionResult {
   readonly recovered: RecoveredTornLine[]
   /**
    * Lines of another tool's format that are not records, as parsed (Claude Code's `summary`,
-   * `custom-title`, `file-history-snapshot`…; Gemini's header, `$set`, `$patch`, `$rewindTo`): not
-   * damage. Empty for this package's format.
+   * `custom-title`, `file-history-snapshot`…; Gemini's header, `$set`, `$patch`, `$rewindTo`, and the
+   * messages with token counts a rewind took back, which a usage total still counts): not damage. Empty
+   * for this package's format.
    */
   readonly metadata: MetadataLine[]
   /**

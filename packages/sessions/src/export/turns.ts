@@ -166,6 +166,8 @@ export class TurnBuilder {
       }
       case 'usage': {
         this.total = addUsage(this.total, event.usage)
+        // A request whose message a rewind took back counts in the total, in no turn (none shows it).
+        if (event.takenBack === true) return undefined
         const turn = this.#turn(ts)
         turn.usage = addUsage(turn.usage ?? ZERO_USAGE, event.usage)
         if (event.model !== undefined) this.facts.model ??= text(event.model)

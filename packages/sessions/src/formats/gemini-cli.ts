@@ -34,6 +34,11 @@ export function geminiCliMapper(): FormatMapper {
       return [...head, ...recordEvents(record, line, geminiDrafts(record))]
     },
     metadata(value, line) {
+      if (typeof value.id === 'string') {
+        // A message a rewind took back (the reader keeps only those with token counts): its usage, no text.
+        const usage = usageDraft(value)
+        return lineEvents(value, line, usage === undefined ? [] : [{ ...usage, takenBack: true }])
+      }
       const set = objectOf(value.$set)
       if (set !== undefined) {
         const title = nonEmpty(set.summary)
@@ -104,21 +109,29 @@ function geminiDrafts(record: Readonly<Record<string, unknown>>): Draft[] {
       }
     }
   }
-  const tokens = objectOf(record.tokens)
-  if (tokens !== undefined) {
-    drafts.push({
-      kind: 'usage',
-      ...(model ? { model } : {}),
-      usage: fromGeminiCounts({
-        prompt: tokens.input,
-        cached: tokens.cached,
-        toolPrompt: tokens.tool,
-        candidates: tokens.output,
-        thoughts: tokens.thoughts,
-      }),
-    })
-  }
+  const usage = usageDraft(record)
+  if (usage !== undefined) drafts.push(usage)
   return drafts
+}
+
+/** The usage a message's `tokens` report (the Gemini API's counts under short names), if it has any. */
+function usageDraft(
+  message: Readonly<Record<string, unknown>>,
+): Extract<Draft, { kind: 'usage' }> | undefined {
+  const tokens = objectOf(message.tokens)
+  if (tokens === undefined) return undefined
+  const model = nonEmpty(message.model)
+  return {
+    kind: 'usage',
+    ...(model ? { model } : {}),
+    usage: fromGeminiCounts({
+      prompt: tokens.input,
+      cached: tokens.cached,
+      toolPrompt: tokens.tool,
+      candidates: tokens.output,
+      thoughts: tokens.thoughts,
+    }),
+  }
 }
 
 /** A tool call's result: the function responses' outputs, else what the CLI displayed. */

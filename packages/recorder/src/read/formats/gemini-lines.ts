@@ -162,7 +162,15 @@ export async function* geminiDocumentLines(
 function messagesOf(replay: GeminiReplay, filePath: string): Line[] {
   // A file without a header still names its session: Gemini's file name ends in the id's first 8 chars.
   const fallback = path.basename(filePath).replace(/\.jsonl?$/, '')
-  return replay.messages(fallback).map((m) => ({ ...at(m.line, m.offset, m.length), records: [m.record] }))
+  // Messages a rewind took back are not the conversation's: metadata, as their lines were written (a usage
+  // total still counts their tokens: those requests were made).
+  const takenBack = replay
+    .takenBack()
+    .map((m): Line => ({ ...at(m.line, m.offset, m.length), metadata: [m.value] }))
+  const messages = replay
+    .messages(fallback)
+    .map((m): Line => ({ ...at(m.line, m.offset, m.length), records: [m.record] }))
+  return [...takenBack, ...messages]
 }
 
 function at(line: number, offset: number, length: number): Line {

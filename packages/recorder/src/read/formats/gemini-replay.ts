@@ -27,11 +27,15 @@ interface Held {
  * - `$rewindTo: id` deletes that message and everything after it (everything, when the id is unknown).
  *
  * What is left is the conversation, in order; each message's common view is its `id` as `uuid`, the
- * message before it as `parentUuid`, the session's id, its `timestamp` and `type`.
+ * message before it as `parentUuid`, the session's id, its `timestamp` and `type`. A message taken out of
+ * the conversation (by a rewind, or missing from a checkpoint) that carries token counts is kept apart
+ * ({@link takenBack}): the model requests it stands for were made, and a usage total counts them.
  */
 export class GeminiReplay {
   // Insertion order is message order; an upsert keeps its place, as in Gemini's own Map.
   readonly #messages = new Map<string, Held>()
+  // Messages with token counts taken out of the conversation, by id (a message put again leaves it).
+  readonly #takenBack = new Map<string, Held>()
   #sessionId: string | undefined
   // UTF-16 code units of the messages held: the replay keeps them all until the end, so it is bounded.
   #heldChars = 0
@@ -115,9 +119,23 @@ export class GeminiReplay {
     return out
   }
 
+  /**
+   * The messages taken out of the conversation that carry token counts (`tokens`), each in its last state
+   * before it was taken out, in file order: not part of the conversation, but their requests were made.
+   */
+  takenBack(): Held[] {
+    return [...this.#takenBack.values()].sort((a, b) => a.line - b.line)
+  }
+
   #put(held: Held): void {
     const id = held.value.id as string
     const previous = this.#messages.get(id)
+    // Put again (a checkpoint listing it, or the same id after a rewind): its tokens are the message's again.
+    const taken = this.#takenBack.get(id)
+    if (taken !== undefined) {
+      this.#takenBack.delete(id)
+      this.#heldChars -= taken.length
+    }
     const chars = held.length
     if (previous === undefined && this.#heldChars + chars > this.#maxChars) {
       this.#overflowed = true
@@ -129,8 +147,7 @@ export class GeminiReplay {
   }
 
   #replaceAll(messages: unknown[], line: number, offset: number, length: number): void {
-    this.#messages.clear()
-    this.#heldChars = 0
+    for (const [key, held] of this.#messages) this.#takeOut(key, held)
     for (const message of messages) {
       if (message === null || typeof message !== 'object' || Array.isArray(message)) continue
       const value = message as Record<string, unknown>
@@ -141,18 +158,18 @@ export class GeminiReplay {
   }
 
   #rewindTo(id: string): void {
-    if (!this.#messages.has(id)) {
-      this.#messages.clear()
-      this.#heldChars = 0
-      return
-    }
-    let found = false
+    let found = !this.#messages.has(id)
     for (const [key, held] of this.#messages) {
       if (key === id) found = true
-      if (found) {
-        this.#messages.delete(key)
-        this.#heldChars -= held.length
-      }
+      if (found) this.#takeOut(key, held)
     }
+  }
+
+  /** Removes a message from the conversation; one with token counts is kept apart (see {@link takenBack}). */
+  #takeOut(id: string, held: Held): void {
+    this.#messages.delete(id)
+    const tokens = held.value.tokens
+    if (tokens !== null && typeof tokens === 'object' && !Array.isArray(tokens)) this.#takenBack.set(id, held)
+    else this.#heldChars -= held.length
   }
 }
