@@ -17,7 +17,7 @@ describe('a cache file is read within a bound, whatever it claims', () => {
       const size = MAX_SHARD_BYTES + 64 * 1024 * 1024
       const handle = await open(path.join(dir, '00.bin'), 'w')
       const header = Buffer.alloc(12)
-      header.write('STCAT05\n', 0, 'latin1')
+      header.write('STCAT06\n', 0, 'latin1')
       header.writeUInt32LE(size - 20, 8)
       await handle.write(header, 0, 12, 0)
       await handle.truncate(size)

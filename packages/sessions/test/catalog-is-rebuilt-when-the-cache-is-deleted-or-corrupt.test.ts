@@ -61,7 +61,7 @@ describe('the catalog is a cache: deleted or corrupt, it is rebuilt from the fil
 
       const damage: [string, (file: string) => Promise<void>][] = [
         ['deleted', (file) => rm(file)],
-        ['truncated', (file) => writeFile(file, 'STCAT05\n\x10\x00')],
+        ['truncated', (file) => writeFile(file, 'STCAT06\n\x10\x00')],
         ['cut short', async (file) => writeFile(file, (await readFile(file)).subarray(0, 40))],
         [
           'a byte of its index changed',

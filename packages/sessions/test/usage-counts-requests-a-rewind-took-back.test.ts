@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { exportSession, readConversation, summarizeUsage } from '@sessiontape/sessions'
+import { catalogSessions, exportSession, readConversation, summarizeUsage } from '@sessiontape/sessions'
 
 // A Gemini CLI session where the user rewound past an answer (Gemini's /rewind writes `$rewindTo`): the
 // answer is gone from the conversation, but its model request was made and its tokens were spent.
@@ -79,6 +79,12 @@ describe('usage counts the requests of Gemini messages a rewind took back', () =
     })
     expect(summary.sessions).toMatchObject([{ sessionId: 'gem-rw', totalTokens: 660, requests: 3 }])
     expect(summary.days).toMatchObject([{ date: '2026-05-02', totalTokens: 660 }])
+  })
+
+  it('the catalog (`list`) counts them in the usage of the session', async () => {
+    const cacheDir = path.join(dir, 'cache')
+    const [session] = await catalogSessions({ dirs: [dir], cacheDir })
+    expect(session).toMatchObject({ sessionId: 'gem-rw', usage: { totalTokens: 660 } })
   })
 
   it('an export counts them in the total, in no turn', async () => {

@@ -2,7 +2,9 @@
  * The catalog cache on disk: `<cacheDir>/catalog-v3/<nn>.bin`, 32 shards, a session file's entry in the
  * shard its path hashes to. The files are the truth; this is a copy that saves reading them again:
  *
- *   "STCAT05\n"                 8 bytes, the format (a different version is ignored and rebuilt)
+ *   "STCAT06\n"                 8 bytes, the format (a different version is ignored and rebuilt); also
+ *                               bumped when what a digest holds is read by other rules (06: a Gemini
+ *                               request a rewind took back counts in the usage), so no stale digest is served
  *   u32 LE  i, then i bytes     the index: a JSON array, one StoredEntry per file (the entry without its
  *                               digest: path, size, mtime, change time, inode, format, read point,
  *                               checksums, seenAt, note, first and last times, its filter's bits set and
@@ -58,7 +60,7 @@ export { MAX_SHARD_BYTES } from './shard-reader.js'
  * each query bucket's run once per shard (32 × ~11 small reads for a 13-letter word).
  */
 export const SHARDS = 32
-const MAGIC = Buffer.from('STCAT05\n')
+const MAGIC = Buffer.from('STCAT06\n')
 const CACHE_SUBDIR = 'catalog-v3'
 /** Caches of older formats, removed when a shard of this one is first saved. */
 const OLD_SUBDIRS = ['catalog-v1', 'catalog-v2']
