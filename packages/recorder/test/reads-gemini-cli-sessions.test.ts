@@ -2,6 +2,7 @@ import { readFile, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { activeBranch, listSessions, readSession } from '../src/index.js'
+import { geminiJsonlLines } from '../src/read/formats/gemini-lines.js'
 import { withTempDir } from './helpers/records.js'
 
 const CHATS = path.join(import.meta.dirname, 'fixtures/formats/gemini-chats')
@@ -68,7 +69,7 @@ describe('Gemini CLI sessions are replayed as Gemini CLI reads them', () => {
     expect(await replay([header, a, b, { $rewindTo: 'a' }])).toEqual([])
   })
 
-  it('a message a rewind or a checkpoint took out that carries token counts is metadata: its requests were made', async () => {
+  it('a message a rewind or a checkpoint took out that carries token counts is in takenBack: its requests were made', async () => {
     await withTempDir(async (dir) => {
       const file = path.join(dir, 'session-x.jsonl')
       const header = { sessionId: 's', projectHash: 'h' }
@@ -80,7 +81,7 @@ describe('Gemini CLI sessions are replayed as Gemini CLI reads them', () => {
         { id: 'u2', type: 'user', content: 'second' },
         { id: 'g2', type: 'gemini', content: '' },
         // Tokens come with the message re-appended: its last state before the rewind is what counts.
-        { id: 'g2', type: 'gemini', content: 'two', tokens: tokens(20) },
+        { id: 'g2', type: 'gemini', content: 'two', model: 'm', tokens: tokens(20) },
         { $rewindTo: 'u2' },
         { id: 'u3', type: 'user', content: 'again' },
         { id: 'g3', type: 'gemini', content: 'three', tokens: tokens(30) },
@@ -98,14 +99,34 @@ describe('Gemini CLI sessions are replayed as Gemini CLI reads them', () => {
       const session = await readSession(file, { format: 'gemini-cli' })
       expect(session.problems).toEqual([])
       expect(session.records.map((r) => r.uuid)).toEqual(['u1', 'g1'])
-      const takenBack = session.metadata.filter((m) => typeof m.value.id === 'string')
-      // u2 (no tokens) is gone as before; g2 in its last state, from line 6; g3 from line 9.
-      expect(takenBack.map((m) => [m.line, m.value.id, (m.value.tokens as { total: number }).total])).toEqual(
-        [
-          [6, 'g2', 20],
-          [9, 'g3', 30],
-        ],
-      )
+      // u2 (no tokens) is gone as before; g2 in its last state, from line 6; g3 from line 9. Only what a
+      // usage count reads is kept (not the text).
+      expect(session.takenBack.map(({ line, value }) => ({ line, value }))).toEqual([
+        { line: 6, value: { id: 'g2', type: 'gemini', model: 'm', tokens: tokens(20) } },
+        { line: 9, value: { id: 'g3', type: 'gemini', tokens: tokens(30) } },
+      ])
+      // Not metadata: the lines that are metadata are the file's own.
+      expect(session.metadata.map((m) => m.line)).toEqual([1, 7, 10])
+    })
+  })
+
+  it('a rewind frees what the taken-back messages held: the bound on held messages counts only their token counts', async () => {
+    await withTempDir(async (dir) => {
+      const file = path.join(dir, 'session-x.jsonl')
+      const long = 'x'.repeat(5000)
+      const lines = [
+        { sessionId: 's', projectHash: 'h' },
+        { id: 'u1', type: 'user', content: 'q' },
+        { id: 'g1', type: 'gemini', content: long, tokens: { input: 1, output: 1, total: 2 } },
+        { $rewindTo: 'u1' },
+        { id: 'u2', type: 'user', content: 'q again' },
+        { id: 'g2', type: 'gemini', content: long, tokens: { input: 1, output: 1, total: 2 } },
+      ]
+      await writeFile(file, lines.map((l) => `${JSON.stringify(l)}\n`).join(''))
+      const entries: { records: readonly { uuid: string }[]; problems: readonly unknown[] }[] = []
+      for await (const batch of geminiJsonlLines(file, { maxReplayChars: 8000 })) entries.push(...batch)
+      expect(entries.flatMap((e) => e.problems)).toEqual([])
+      expect(entries.flatMap((e) => e.records.map((r) => r.uuid))).toEqual(['u2', 'g2'])
     })
   })
 

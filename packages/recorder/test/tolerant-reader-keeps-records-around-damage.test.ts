@@ -121,6 +121,7 @@ describe('the tolerant reader keeps every valid record around damage and names t
       expect(result).toEqual({
         format: 'sessiontape',
         metadata: [],
+        takenBack: [],
         earlierSession: [],
         records: [a, rich],
         lines: [1, 2],

@@ -45,6 +45,7 @@ describe('a last line without a newline is a torn tail, never a record', () => {
       expect(await readSession(file)).toEqual({
         format: 'sessiontape',
         metadata: [],
+        takenBack: [],
         earlierSession: [],
         records: [],
         lines: [],

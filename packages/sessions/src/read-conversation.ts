@@ -49,6 +49,10 @@ export async function readConversation(
     for (const event of mapper.metadata(meta.value, meta.line)) events.push(event)
   }
   while (r < records.length) addRecord(records[r]!, lines[r++]!)
+  // Then what a replay took back (Gemini): usage only, on no branch, as the stream yields it.
+  for (const taken of session.takenBack) {
+    for (const event of mapper.takenBack?.(taken.value, taken.line) ?? []) events.push(event)
+  }
 
   const branch = activeBranch(records)
   const branchIds = branch.records.flatMap((record) => idsOf.get(record.uuid) ?? [])

@@ -62,10 +62,10 @@ describe('usage counts the requests of Gemini messages a rewind took back', () =
     const texts = conversation.events.flatMap((e) => ('text' in e ? [e.text] : []))
     expect(texts).toEqual(['first question', 'kept answer', 'asked again', 'new answer'])
     const usage = conversation.events.filter((e) => e.kind === 'usage')
-    expect(usage.map((e) => [e.usage.totalTokens, e.takenBack ?? false, e.line])).toEqual([
-      [220, true, 5],
-      [110, false, 3],
-      [330, false, 8],
+    expect(usage.map((e) => [e.usage.totalTokens, e.takenBack ?? false, e.line, e.id])).toEqual([
+      [110, false, 3, 'g1#1'],
+      [330, false, 8, 'g3#1'],
+      [220, true, 5, 'L5@g2'],
     ])
   })
 
@@ -88,7 +88,9 @@ describe('usage counts the requests of Gemini messages a rewind took back', () =
   })
 
   it('an export counts them in the total, in no turn', async () => {
-    const { text } = await exportSession(file, { format: 'md' })
+    const { text: active } = await exportSession(file, { format: 'md' })
+    expect(active).toMatch(/^- Tokens: 400 in · 40 out · 440 total$/m)
+    const { text } = await exportSession(file, { format: 'md', branch: 'all' })
     expect(text).toMatch(/^- Tokens: 600 in · 60 out · 660 total$/m)
     const perTurn = [...text!.matchAll(/^_Usage: (.*)_$/gm)].map((m) => m[1])
     expect(perTurn).toEqual(['100 in · 10 out · 110 total', '300 in · 30 out · 330 total'])

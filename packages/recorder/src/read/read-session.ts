@@ -37,11 +37,17 @@ export interface ReadSessionResult {
   readonly recovered: RecoveredTornLine[]
   /**
    * Lines of another tool's format that are not records, as parsed (Claude Code's `summary`,
-   * `custom-title`, `file-history-snapshot`…; Gemini's header, `$set`, `$patch`, `$rewindTo`, and the
-   * messages with token counts a rewind took back, which a usage total still counts): not damage. Empty
-   * for this package's format.
+   * `custom-title`, `file-history-snapshot`…; Gemini's header, `$set`, `$patch`, `$rewindTo`): not
+   * damage. Empty for this package's format.
    */
   readonly metadata: MetadataLine[]
+  /**
+   * Gemini CLI: the messages with token counts that a `$rewindTo` (or a `$set.messages` checkpoint without
+   * them) took out of the conversation, each in its last state, as `{ id, type?, timestamp?, model?, tokens }`
+   * at the line that last wrote it, sorted by line: not in `records`, but their model requests were made,
+   * so a usage total counts them. Empty for every other format.
+   */
+  readonly takenBack: MetadataLine[]
   /**
    * Other agents' transcripts: the record whose parent is in an earlier session file (a resumed Claude
    * Code session), reported here rather than as an `orphan`.
@@ -84,6 +90,7 @@ export async function readSession(
   const problems: ReadProblem[] = []
   const recovered: RecoveredTornLine[] = []
   const metadata: MetadataLine[] = []
+  const takenBack: MetadataLine[] = []
   const earlierSession: EarlierSessionLink[] = []
   const links = new LinkIndex(
     (problem) => problems.push(problem),
@@ -100,6 +107,8 @@ export async function readSession(
       if (entry.metadata !== undefined) {
         for (const value of entry.metadata) metadata.push({ line: entry.line, offset: entry.offset, value })
       }
+      for (const value of entry.takenBack ?? [])
+        takenBack.push({ line: entry.line, offset: entry.offset, value })
       for (const record of entry.records) {
         records.push(record)
         lines.push(entry.line)
@@ -117,6 +126,7 @@ export async function readSession(
     problems,
     recovered,
     metadata,
+    takenBack,
     earlierSession,
     lastUuid: records.at(-1)?.uuid ?? null,
   }

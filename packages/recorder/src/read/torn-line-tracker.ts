@@ -25,6 +25,12 @@ export interface ClassifiedLine<P> {
    * `file-history-snapshot`, Gemini's header and `$set`…), as parsed: metadata, not damage.
    */
   readonly metadata?: readonly Record<string, unknown>[]
+  /**
+   * Messages a replay took out of the conversation that carry token counts (Gemini CLI: `$rewindTo`, or a
+   * checkpoint without them), as their `id`, `type`, `timestamp`, `model` and `tokens`: neither records nor
+   * metadata of the line, but model requests that were made (see `ReadResult.takenBack`).
+   */
+  readonly takenBack?: readonly Record<string, unknown>[]
 }
 
 /**

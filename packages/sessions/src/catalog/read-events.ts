@@ -73,6 +73,7 @@ export async function readEvents(
       for (const line of batch) {
         for (const value of line.metadata ?? []) emit(mapper.metadata(value, line.line))
         for (const record of line.records) onRecord(record, line.line)
+        for (const value of line.takenBack ?? []) emit(mapper.takenBack?.(value, line.line) ?? [])
         if (line.problems.length > 0) sink.problem()
         end = { offset: line.offset + line.length + 1, line: line.line + 1 }
       }

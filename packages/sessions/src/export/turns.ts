@@ -122,7 +122,9 @@ export class TurnBuilder {
 
   /** Adds an event; returns the turn it completed, if it started a new one. */
   push(event: ConversationEvent): Turn | undefined {
-    const on = this.#options.onBranch?.(event) ?? true
+    // A Gemini request a rewind took back is off the active branch, like a Claude branch left behind.
+    const takenBack = event.kind === 'usage' && event.takenBack === true
+    const on = !takenBack && (this.#options.onBranch?.(event) ?? true)
     if (!on && this.#options.activeOnly === true) return undefined
     const text = this.#text
     const ts = event.timestamp
@@ -132,7 +134,7 @@ export class TurnBuilder {
       const id = (event.raw as { sessionId?: unknown } | null | undefined)?.sessionId
       if (typeof id === 'string' && id !== '') this.facts.sessionId = text(id)
     }
-    if (ts !== undefined) {
+    if (ts !== undefined && !takenBack) {
       this.facts.started ??= ts
       this.facts.ended = ts
     }

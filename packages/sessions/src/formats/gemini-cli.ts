@@ -34,11 +34,6 @@ export function geminiCliMapper(): FormatMapper {
       return [...head, ...recordEvents(record, line, geminiDrafts(record))]
     },
     metadata(value, line) {
-      if (typeof value.id === 'string') {
-        // A message a rewind took back (the reader keeps only those with token counts): its usage, no text.
-        const usage = usageDraft(value)
-        return lineEvents(value, line, usage === undefined ? [] : [{ ...usage, takenBack: true }])
-      }
       const set = objectOf(value.$set)
       if (set !== undefined) {
         const title = nonEmpty(set.summary)
@@ -58,6 +53,16 @@ export function geminiCliMapper(): FormatMapper {
         return events.length > 0 ? events : lineEvents(value, line, [])
       }
       return lineEvents(value, line, [])
+    },
+    takenBack(value, line) {
+      // A message a rewind took back (the reader keeps those with token counts): its usage, no text. Ids
+      // `L<line>@<message id>`: several can come from one line (a checkpoint), which has its own `L<line>`.
+      const usage = usageDraft(value)
+      if (usage === undefined) return []
+      return lineEvents(value, line, [{ ...usage, takenBack: true }]).map((event) => ({
+        ...event,
+        id: `${event.id}@${String(value.id)}`,
+      }))
     },
   }
 }

@@ -20,6 +20,8 @@ export interface FormatMapper {
   record(record: SessionRecord, line: number): ConversationEvent[]
   /** The events of one metadata line (a line of another tool's format that is not a record). */
   metadata(value: Readonly<Record<string, unknown>>, line: number): ConversationEvent[]
+  /** The events of a message the format's replay took back (the reader's `takenBack`): its usage only. */
+  takenBack?(value: Readonly<Record<string, unknown>>, line: number): ConversationEvent[]
 }
 
 /** Places a record's drafts: ids from its uuid, chained in order, the first on the record's parent. */

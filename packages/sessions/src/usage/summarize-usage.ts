@@ -165,9 +165,12 @@ export async function summarizeUsage(
         const model = event.model ?? UNKNOWN_MODEL
         const byModel = models.get(model) ?? { usage: ZERO_USAGE, requests: 0 }
         models.set(model, { usage: addUsage(byModel.usage, event.usage), requests: byModel.requests + 1 })
-        if (event.timestamp !== undefined) {
-          first ??= event.timestamp
-          last = event.timestamp
+        // Earliest and latest by time, not by stream order (a Gemini request a rewind took back comes
+        // before the messages left).
+        const at = event.timestamp === undefined ? NaN : Date.parse(event.timestamp)
+        if (Number.isFinite(at)) {
+          if (first === undefined || at < Date.parse(first)) first = event.timestamp
+          if (last === undefined || at > Date.parse(last)) last = event.timestamp
         }
       }
     } catch (error) {

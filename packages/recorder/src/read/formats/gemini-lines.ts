@@ -14,8 +14,9 @@ import { GeminiReplay } from './gemini-replay.js'
 
 /**
  * Bound on what a Gemini replay holds: the messages that survive are only known at the end of the file,
- * so they are kept until then. Past this many characters of messages, later new messages are dropped
- * and reported (`too-long`), so memory never follows an arbitrary file.
+ * so they are kept until then. Past this many characters of messages (and of what is kept of those taken
+ * back: their token counts), later new messages are dropped and reported (`too-long`), so memory never
+ * follows an arbitrary file.
  */
 export const MAX_REPLAY_CHARS = 256 * 1024 * 1024
 /** The older single-document format must be parsed whole: a bigger file is reported, not read. */
@@ -162,15 +163,15 @@ export async function* geminiDocumentLines(
 function messagesOf(replay: GeminiReplay, filePath: string): Line[] {
   // A file without a header still names its session: Gemini's file name ends in the id's first 8 chars.
   const fallback = path.basename(filePath).replace(/\.jsonl?$/, '')
-  // Messages a rewind took back are not the conversation's: metadata, as their lines were written (a usage
-  // total still counts their tokens: those requests were made).
-  const takenBack = replay
-    .takenBack()
-    .map((m): Line => ({ ...at(m.line, m.offset, m.length), metadata: [m.value] }))
   const messages = replay
     .messages(fallback)
     .map((m): Line => ({ ...at(m.line, m.offset, m.length), records: [m.record] }))
-  return [...takenBack, ...messages]
+  // Then the messages a rewind took back that carry token counts: not the conversation's, but requests
+  // that were made (a usage total counts them).
+  const takenBack = replay
+    .takenBack()
+    .map((m): Line => ({ ...at(m.line, m.offset, m.length), takenBack: [m.value] }))
+  return [...messages, ...takenBack]
 }
 
 function at(line: number, offset: number, length: number): Line {

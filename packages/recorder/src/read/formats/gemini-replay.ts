@@ -15,6 +15,8 @@ interface Held {
   length: number
 }
 
+const TOKEN_FIELDS = ['input', 'output', 'cached', 'thoughts', 'tool', 'total'] as const
+
 /**
  * Gemini CLI's session log replayed the way Gemini CLI reads it (`loadConversationRecord`): not an
  * envelope per line but an upsert log. Sans-I/O: the caller feeds parsed lines in file order.
@@ -34,8 +36,9 @@ interface Held {
 export class GeminiReplay {
   // Insertion order is message order; an upsert keeps its place, as in Gemini's own Map.
   readonly #messages = new Map<string, Held>()
-  // Messages with token counts taken out of the conversation, by id (a message put again leaves it).
-  readonly #takenBack = new Map<string, Held>()
+  // Messages with token counts taken out of the conversation, by id (a message put again leaves it): only
+  // what a usage count reads (id, type, timestamp, model, the token counts), charged at that size.
+  readonly #takenBack = new Map<string, Held & { chars: number }>()
   #sessionId: string | undefined
   // UTF-16 code units of the messages held: the replay keeps them all until the end, so it is bounded.
   #heldChars = 0
@@ -132,14 +135,15 @@ export class GeminiReplay {
     const previous = this.#messages.get(id)
     // Put again (a checkpoint listing it, or the same id after a rewind): its tokens are the message's again.
     const taken = this.#takenBack.get(id)
-    if (taken !== undefined) {
-      this.#takenBack.delete(id)
-      this.#heldChars -= taken.length
-    }
     const chars = held.length
-    if (previous === undefined && this.#heldChars + chars > this.#maxChars) {
+    if (previous === undefined && this.#heldChars - (taken?.chars ?? 0) + chars > this.#maxChars) {
+      // Not kept: the request it stood for still counts, as it was taken back.
       this.#overflowed = true
       return
+    }
+    if (taken !== undefined) {
+      this.#takenBack.delete(id)
+      this.#heldChars -= taken.chars
     }
     if (previous !== undefined) this.#heldChars -= previous.length
     this.#heldChars += chars
@@ -168,8 +172,21 @@ export class GeminiReplay {
   /** Removes a message from the conversation; one with token counts is kept apart (see {@link takenBack}). */
   #takeOut(id: string, held: Held): void {
     this.#messages.delete(id)
+    this.#heldChars -= held.length
     const tokens = held.value.tokens
-    if (tokens !== null && typeof tokens === 'object' && !Array.isArray(tokens)) this.#takenBack.set(id, held)
-    else this.#heldChars -= held.length
+    if (tokens === null || typeof tokens !== 'object' || Array.isArray(tokens)) return
+    // Its text is never shown again: keep only what its usage needs, so a rewind still frees the budget.
+    const counts: Record<string, unknown> = {}
+    for (const key of TOKEN_FIELDS) {
+      const n = (tokens as Record<string, unknown>)[key]
+      if (typeof n === 'number') counts[key] = n
+    }
+    const value: Record<string, unknown> = { id, tokens: counts }
+    for (const key of ['type', 'timestamp', 'model'] as const) {
+      if (typeof held.value[key] === 'string') value[key] = held.value[key]
+    }
+    const chars = JSON.stringify(value).length
+    this.#heldChars += chars
+    this.#takenBack.set(id, { value, line: held.line, offset: held.offset, length: held.length, chars })
   }
 }
