@@ -9,7 +9,8 @@
 // figure is a sum over the process's runs divided by them). Linux only. Which threads are the threadpool's
 // is found by a calibration before the runs: key derivations (`crypto.pbkdf2`, two per pool thread), which
 // run on the threadpool, all CPU, allocating nothing; the UV_THREADPOOL_SIZE (default 4) threads other than
-// the loop's that gained the most CPU are taken for it.
+// the loop's that gained the most CPU are taken for it. Last, the `fs.read` and `fs.write` calls per run and
+// the time the loop's thread spent inside them: what handing each to the threadpool costs it.
 //
 // Run: node --conditions=@sessiontape/source --import tsx bench/chat-threads.ts <recorder dir A> <recorder dir B> [pairs] [runs]
 // (default 3 pairs of processes, 30 runs each after 3 warm-up runs; ~2 min on a quiet 2-core machine).
@@ -38,6 +39,15 @@ interface Phases {
   readonly flushLoop: number
   readonly flushPool: number
   readonly flushOther: number
+  /**
+   * Calls to `fs.read` / `fs.write` per run, and the time the loop's thread spent inside them (handing
+   * each to the threadpool): the recorders call them through the `node:fs` module object, so wrapping
+   * it sees theirs.
+   */
+  readonly readCalls: number
+  readonly readCallMs: number
+  readonly writeCalls: number
+  readonly writeCallMs: number
 }
 const FIGURES = [
   'recordWall',
@@ -48,7 +58,27 @@ const FIGURES = [
   'flushLoop',
   'flushPool',
   'flushOther',
+  'readCalls',
+  'readCallMs',
+  'writeCalls',
+  'writeCallMs',
 ] as const
+
+/** Times every call of `fs[name]` while `timing.on` (the calls themselves, not their completion). */
+const timing = { on: false, read: { calls: 0, ms: 0 }, write: { calls: 0, ms: 0 } }
+function timeCalls(name: 'read' | 'write'): void {
+  const real = fs[name] as (...args: unknown[]) => unknown
+  ;(fs as unknown as Record<string, unknown>)[name] = function (this: unknown, ...args: unknown[]) {
+    if (!timing.on) return real.apply(this, args)
+    const start = performance.now()
+    try {
+      return real.apply(this, args)
+    } finally {
+      timing[name].ms += performance.now() - start
+      timing[name].calls++
+    }
+  }
+}
 
 /** Ticks of each thread of this process, by tid. */
 function threadTicks(): Map<number, number> {
@@ -105,6 +135,7 @@ async function run(create: Create): Promise<{ wall: [number, number]; ticks: Map
   await rec.ready()
   await new Promise((resolve) => setTimeout(resolve, 20))
   const t0 = threadTicks()
+  timing.on = true
   const start = performance.now()
   for (let i = 0; i < RECORDS; i++) {
     rec.record(i % 2 === 0 ? 'user' : 'assistant', chatData(i))
@@ -115,6 +146,7 @@ async function run(create: Create): Promise<{ wall: [number, number]; ticks: Map
   await rec.flush()
   const t2 = threadTicks()
   const flushed = performance.now()
+  timing.on = false
   await rec.close()
   fs.rmSync(dir, { recursive: true, force: true })
   return { wall: [recorded - start, flushed - recorded], ticks: [gained(t0, t1), gained(t1, t2)] }
@@ -122,10 +154,14 @@ async function run(create: Create): Promise<{ wall: [number, number]; ticks: Map
 
 if (process.argv[2] === '--child') {
   const [dir, runsArg] = process.argv.slice(3) as [string, string]
+  timeCalls('read')
+  timeCalls('write')
   const create = await loadRecorder(dir)
   const pool = await poolThreads()
   const runs = Number(runsArg)
   for (let i = 0; i < WARMUP; i++) await run(create)
+  timing.read = { calls: 0, ms: 0 }
+  timing.write = { calls: 0, ms: 0 }
   const sums = { recordWall: 0, flushWall: 0, record: [0, 0, 0], flush: [0, 0, 0] }
   for (let i = 0; i < runs; i++) {
     const { wall, ticks } = await run(create)
@@ -144,6 +180,10 @@ if (process.argv[2] === '--child') {
     flushLoop: ms(sums.flush[0]!),
     flushPool: ms(sums.flush[1]!),
     flushOther: ms(sums.flush[2]!),
+    readCalls: timing.read.calls / runs,
+    readCallMs: timing.read.ms / runs,
+    writeCalls: timing.write.calls / runs,
+    writeCallMs: timing.write.ms / runs,
   }
   process.stdout.write(`${JSON.stringify(phases)}\n`)
 } else {
