@@ -7,12 +7,12 @@
 //
 // Run: node --conditions=@sessiontape/source --import tsx bench/chat-processes.ts <recorder dir A> <recorder dir B> [pairs] [runs]
 // (default 10 pairs of processes, 30 runs each after 3 warm-up runs; ~2 min on a quiet 2-core machine).
-import { execFileSync } from 'node:child_process'
 import os from 'node:os'
 import { fileURLToPath } from 'node:url'
 
 import {
   chatRun,
+  inAlternatingProcesses,
   loadRecorder,
   METRICS,
   printComparison,
@@ -53,24 +53,14 @@ if (process.argv[2] === '--child') {
     throw new TypeError(`Expected pairs to be an integer of at least 4, got ${pairsArg}`)
   if (!Number.isInteger(runs) || runs < 1)
     throw new TypeError(`Expected runs to be a positive integer, got ${runsArg}`)
-  const self = fileURLToPath(import.meta.url)
-  const inChildProcess = (dir: string): Run =>
-    JSON.parse(
-      execFileSync(
-        process.execPath,
-        ['--conditions=@sessiontape/source', '--import', 'tsx', self, '--child', dir, String(runs)],
-        { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] },
-      ),
-    ) as Run
   const loadAtStart = os.loadavg()[0]!
   const started = Date.now()
-  const results: Record<'A' | 'B', Run[]> = { A: [], B: [] }
-  for (let pair = 0; pair < pairs; pair++) {
-    const order = pair % 2 === 0 ? (['A', 'B'] as const) : (['B', 'A'] as const)
-    for (const side of order) results[side].push(inChildProcess(side === 'A' ? dirA : dirB))
-    process.stderr.write('.')
-  }
-  process.stderr.write('\n')
+  const results = inAlternatingProcesses<Run>(
+    fileURLToPath(import.meta.url),
+    { A: dirA, B: dirB },
+    pairs,
+    runs,
+  )
   console.log(
     `chat across processes — Node ${process.version}, ${os.cpus().length} CPUs, ${pairs} pairs of processes, ` +
       `each the median of ${runs} runs (+${WARMUP} warm-up) of ${RECORDS} records, alternating A B / B A, ` +

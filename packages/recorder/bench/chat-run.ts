@@ -1,5 +1,6 @@
 // The chat workload of the write bench as one measured run, and the statistics both chat comparisons print
 // (bench/chat-ab.ts: two checkouts in one process; bench/chat-processes.ts: each in processes of its own).
+import { execFileSync } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
@@ -138,3 +139,32 @@ export function printComparison(runsA: readonly Run[], runsB: readonly Run[], pa
 export const READING =
   '\nRead: records/s higher is better; the others lower is better. "Within 5 %" holds for a figure when its ' +
   'CI lies inside 0.95–1.05 (throughput) or below 1.05 (times). Write calls are a mechanism, not a target.'
+
+/**
+ * Runs `script` (a bench file that answers `--child <dir> <runs>` with one JSON line) in processes of their
+ * own, alternating the two sides (A B, then B A, …) for `pairs` pairs, and collects each side's answers.
+ * Writes a dot per pair to stderr.
+ */
+export function inAlternatingProcesses<T>(
+  script: string,
+  dirs: { readonly A: string; readonly B: string },
+  pairs: number,
+  runs: number,
+): Record<'A' | 'B', T[]> {
+  const inChildProcess = (dir: string): T =>
+    JSON.parse(
+      execFileSync(
+        process.execPath,
+        ['--conditions=@sessiontape/source', '--import', 'tsx', script, '--child', dir, String(runs)],
+        { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] },
+      ),
+    ) as T
+  const results: Record<'A' | 'B', T[]> = { A: [], B: [] }
+  for (let pair = 0; pair < pairs; pair++) {
+    const order = pair % 2 === 0 ? (['A', 'B'] as const) : (['B', 'A'] as const)
+    for (const side of order) results[side].push(inChildProcess(dirs[side]))
+    process.stderr.write('.')
+  }
+  process.stderr.write('\n')
+  return results
+}

@@ -14,14 +14,13 @@
 //
 // Run: node --conditions=@sessiontape/source --import tsx bench/chat-threads.ts <recorder dir A> <recorder dir B> [pairs] [runs]
 // (default 3 pairs of processes, 30 runs each after 3 warm-up runs; ~2 min on a quiet 2-core machine).
-import { execFileSync } from 'node:child_process'
 import crypto from 'node:crypto'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 
-import { type Create, loadRecorder, quantile, RECORDS } from './chat-run.js'
+import { type Create, inAlternatingProcesses, loadRecorder, quantile, RECORDS } from './chat-run.js'
 import { chatData } from './records.js'
 
 const WARMUP = 3
@@ -194,23 +193,13 @@ if (process.argv[2] === '--child') {
   const runs = Number(runsArg ?? 30)
   if (!Number.isInteger(pairs) || pairs < 1) throw new TypeError(`Expected pairs ≥ 1, got ${pairsArg}`)
   if (!Number.isInteger(runs) || runs < 1) throw new TypeError(`Expected runs ≥ 1, got ${runsArg}`)
-  const self = fileURLToPath(import.meta.url)
-  const inChildProcess = (dir: string): Phases =>
-    JSON.parse(
-      execFileSync(
-        process.execPath,
-        ['--conditions=@sessiontape/source', '--import', 'tsx', self, '--child', dir, String(runs)],
-        { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] },
-      ),
-    ) as Phases
   const loadAtStart = os.loadavg()[0]!
-  const results: Record<'A' | 'B', Phases[]> = { A: [], B: [] }
-  for (let pair = 0; pair < pairs; pair++) {
-    const order = pair % 2 === 0 ? (['A', 'B'] as const) : (['B', 'A'] as const)
-    for (const side of order) results[side].push(inChildProcess(side === 'A' ? dirA : dirB))
-    process.stderr.write('.')
-  }
-  process.stderr.write('\n')
+  const results = inAlternatingProcesses<Phases>(
+    fileURLToPath(import.meta.url),
+    { A: dirA, B: dirB },
+    pairs,
+    runs,
+  )
   console.log(
     `chat by thread and phase — Node ${process.version}, ${os.cpus().length} CPUs, ${pairs} processes per side, ` +
       `each the mean of ${runs} runs (+${WARMUP} warm-up); load average ${loadAtStart.toFixed(1)} at the start, ` +
