@@ -15,8 +15,8 @@ const OPTIONS = ['format', 'signal', 'maxLineBytes', 'onProblem', 'onFormat'] as
 
 /**
  * Yields a session's events in file order (Gemini CLI: its metadata lines as read, then the messages left
- * after the replay, then the usage of the messages it took back), reading the file in chunks: memory stays flat however large the file is — one read
- * chunk, the longest line, and a mapper's small per-file state. Breaking out of the loop closes the file.
+ * after the replay, then the usage of the messages it took back), reading the file in chunks: memory stays
+ * flat however large the file is — one read chunk, the longest line, and a mapper's small per-file state. Breaking out of the loop closes the file.
  * Options are checked at the call; a file that cannot be read at all makes the first `next()` reject.
  */
 export function streamConversation(

@@ -77,7 +77,16 @@ describe('usage counts the requests of Gemini messages a rewind took back', () =
       totalTokens: 660,
       requests: 3,
     })
-    expect(summary.sessions).toMatchObject([{ sessionId: 'gem-rw', totalTokens: 660, requests: 3 }])
+    expect(summary.sessions).toMatchObject([
+      {
+        sessionId: 'gem-rw',
+        totalTokens: 660,
+        requests: 3,
+        // By time: the rewound answer (10:00:04) comes last in the stream, but is neither first nor last.
+        firstTimestamp: '2026-05-02T10:00:02.000Z',
+        lastTimestamp: '2026-05-02T10:00:06.000Z',
+      },
+    ])
     expect(summary.days).toMatchObject([{ date: '2026-05-02', totalTokens: 660 }])
   })
 

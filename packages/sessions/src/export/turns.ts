@@ -169,7 +169,7 @@ export class TurnBuilder {
       case 'usage': {
         this.total = addUsage(this.total, event.usage)
         // A request whose message a rewind took back counts in the total, in no turn (none shows it).
-        if (event.takenBack === true) return undefined
+        if (takenBack) return undefined
         const turn = this.#turn(ts)
         turn.usage = addUsage(turn.usage ?? ZERO_USAGE, event.usage)
         if (event.model !== undefined) this.facts.model ??= text(event.model)

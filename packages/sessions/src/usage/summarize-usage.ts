@@ -127,6 +127,8 @@ export async function summarizeUsage(
     let sessionId: string | undefined
     let first: string | undefined
     let last: string | undefined
+    let firstAt = Infinity
+    let lastAt = -Infinity
     const session = new Tally()
     try {
       for await (const event of streamConversation(found.file, {
@@ -166,11 +168,11 @@ export async function summarizeUsage(
         const byModel = models.get(model) ?? { usage: ZERO_USAGE, requests: 0 }
         models.set(model, { usage: addUsage(byModel.usage, event.usage), requests: byModel.requests + 1 })
         // Earliest and latest by time, not by stream order (a Gemini request a rewind took back comes
-        // before the messages left).
+        // after the messages left).
         const at = event.timestamp === undefined ? NaN : Date.parse(event.timestamp)
         if (Number.isFinite(at)) {
-          if (first === undefined || at < Date.parse(first)) first = event.timestamp
-          if (last === undefined || at > Date.parse(last)) last = event.timestamp
+          if (at < firstAt) [first, firstAt] = [event.timestamp, at]
+          if (at > lastAt) [last, lastAt] = [event.timestamp, at]
         }
       }
     } catch (error) {

@@ -47,13 +47,15 @@ export function formatOfPrefix(prefix: Uint8Array, size: number): TranscriptForm
     // line: a file that is only `{`, unterminated, is a torn first record of ours (a crash one byte in), and
     // so is a `{` line followed by a line that opens an object of its own: that torn record once resumed
     // (the resume ends it with a newline and appends after it), where a document's next line is a key.
-    if (firstLine && text === '{' && terminated && !opensObject(bytes, start)) return 'gemini-json'
+    if (firstLine && text === '{' && terminated && bytes[nextNonBlank(bytes, start)] !== 0x7b)
+      return 'gemini-json'
     const first = firstLine
     firstLine = false
     const verdict = formatOfLine(text)
     // A whole document on the first line is Gemini's older format only when nothing follows it: a header
     // line that carries `"messages": []` followed by more lines (as third-party tools write it) is JSONL.
-    if (verdict === 'gemini-json' && first && terminated && hasMoreLines(bytes, start)) return 'gemini-cli'
+    if (verdict === 'gemini-json' && first && terminated && nextNonBlank(bytes, start) < bytes.length)
+      return 'gemini-cli'
     if (verdict !== undefined) return verdict
   }
   if (wholeFile && bytes.toString('utf8', 0, Math.min(bytes.length, 1)) === '{') {
@@ -129,19 +131,11 @@ function formatOfIdlessLine(o: Record<string, unknown>): Verdict {
   return undefined
 }
 
-/** Whether the first byte after `start` that is not blank space (or NUL) is `{`. */
-function opensObject(bytes: Buffer, start: number): boolean {
-  for (let i = start; i < bytes.length; i++) {
-    if (isSpace(bytes[i]!) || bytes[i] === 0) continue
-    return bytes[i] === 0x7b
-  }
-  return false
-}
-
-/** Whether anything but blank space follows `start` in `bytes`. */
-function hasMoreLines(bytes: Buffer, start: number): boolean {
-  for (let i = start; i < bytes.length; i++) if (!isSpace(bytes[i]!) && bytes[i] !== 0) return true
-  return false
+/** Where the first byte from `start` on that is not blank space (or NUL) is; `bytes.length` when none is. */
+function nextNonBlank(bytes: Buffer, start: number): number {
+  let i = start
+  while (i < bytes.length && (isSpace(bytes[i]!) || bytes[i] === 0)) i++
+  return i
 }
 
 function formatOfDocument(text: string): Verdict {
