@@ -40,7 +40,10 @@ export interface SessionUsage extends UsageTotals {
   readonly format: TranscriptFormat
   readonly agent: Agent
   readonly sessionId?: string
-  /** Timestamps of the first and last usage counted (ISO 8601, as the file wrote them). */
+  /**
+   * Timestamps of the earliest and latest usage counted (ISO 8601, as the file wrote them; one that does not
+   * parse is left out).
+   */
   readonly firstTimestamp?: string
   readonly lastTimestamp?: string
   /** Line-level problems the reader found in the file (`sessiontape verify` lists them). */
