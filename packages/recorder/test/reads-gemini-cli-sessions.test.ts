@@ -1,7 +1,7 @@
 import { readFile, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { activeBranch, listSessions, readSession } from '../src/index.js'
+import { activeBranch, listSessions, type ReadProblem, readSession } from '../src/index.js'
 import { geminiJsonlLines } from '../src/read/formats/gemini-lines.js'
 import { withTempDir } from './helpers/records.js'
 
@@ -128,6 +128,49 @@ describe('Gemini CLI sessions are replayed as Gemini CLI reads them', () => {
       expect(entries.flatMap((e) => e.problems)).toEqual([])
       expect(entries.flatMap((e) => e.records.map((r) => r.uuid))).toEqual(['u2', 'g2'])
     })
+  })
+
+  it('the bound on held messages counts what $patch lines merge in, and holds when a message is put again larger', async () => {
+    const long = 'x'.repeat(5000)
+    async function replayBounded(lines: readonly unknown[]) {
+      return withTempDir(async (dir) => {
+        const file = path.join(dir, 'session-x.jsonl')
+        await writeFile(file, lines.map((l) => `${JSON.stringify(l)}\n`).join(''))
+        const records: Record<string, unknown>[] = []
+        const problems: ReadProblem[] = []
+        for await (const batch of geminiJsonlLines(file, { maxReplayChars: 8000 })) {
+          for (const entry of batch) {
+            records.push(...(entry.records as unknown as Record<string, unknown>[]))
+            problems.push(...entry.problems)
+          }
+        }
+        return { records, problems }
+      })
+    }
+    // A short patch to a long message: the merged message still holds the long text, so a second long
+    // message does not fit (it did when the patch's line length replaced the message's in the count).
+    const patched = await replayBounded([
+      { sessionId: 's', projectHash: 'h' },
+      { id: 'u1', type: 'user', content: long },
+      { $patch: { id: 'u1', status: 'done' } },
+      { id: 'u2', type: 'user', content: long },
+    ])
+    expect(patched.records.map((r) => [r.uuid, r.status])).toEqual([['u1', 'done']])
+    expect(patched.problems.map((p) => p.kind)).toEqual(['too-long'])
+    expect(patched.problems[0]?.detail).toContain('bound of 8000 characters')
+    // Two short messages put again long: the second would pass the bound, so it keeps its earlier state.
+    const grown = await replayBounded([
+      { sessionId: 's', projectHash: 'h' },
+      { id: 'u1', type: 'user', content: 'q1' },
+      { id: 'u2', type: 'user', content: 'q2' },
+      { id: 'u1', type: 'user', content: long },
+      { id: 'u2', type: 'user', content: long },
+    ])
+    expect(grown.records.map((r) => [r.uuid, (r.content as string).length])).toEqual([
+      ['u1', 5000],
+      ['u2', 2],
+    ])
+    expect(grown.problems.map((p) => p.kind)).toEqual(['too-long'])
   })
 
   it('$set.messages is a checkpoint that replaces the list; a complete last line without a newline counts', async () => {

@@ -102,7 +102,7 @@ export async function* geminiJsonlLines(
     }
   }
   out.push(...messagesOf(replay, filePath))
-  if (replay.overflowed) out.push(overflowLine())
+  if (replay.overflowed) out.push(overflowLine(replay.maxChars))
   if (out.length > 0) yield out
 }
 
@@ -156,7 +156,7 @@ export async function* geminiDocumentLines(
   const { messages: _messages, ...header } = document
   const out: Line[] = [{ ...at(1, 0, size), problems: [], metadata: [header] }]
   out.push(...messagesOf(replay, filePath))
-  if (replay.overflowed) out.push(overflowLine())
+  if (replay.overflowed) out.push(overflowLine(replay.maxChars))
   yield out
 }
 
@@ -178,14 +178,14 @@ function at(line: number, offset: number, length: number): Line {
   return { line, offset, length, payload: undefined, records: [], problems: [] }
 }
 
-function overflowLine(): Line {
+function overflowLine(maxChars: number): Line {
   return {
     ...at(1, 0, 0),
     problems: [
       {
         line: 1,
         kind: 'too-long',
-        detail: `the replay held its bound of ${MAX_REPLAY_CHARS} characters of messages; later new messages were not read`,
+        detail: `the replay held its bound of ${maxChars} characters of messages; later new or larger messages were not read`,
       },
     ],
   }

@@ -13,6 +13,11 @@ interface Held {
   line: number
   offset: number
   length: number
+  /**
+   * What it is charged against the bound: its line's length, or, merged by `$patch` lines, the message's
+   * charge before plus each patch line's (the merged object holds at most that much text).
+   */
+  chars: number
 }
 
 const TOKEN_FIELDS = ['input', 'output', 'cached', 'thoughts', 'tool', 'total'] as const
@@ -38,7 +43,7 @@ export class GeminiReplay {
   readonly #messages = new Map<string, Held>()
   // Messages with token counts taken out of the conversation, by id (a message put again leaves it): only
   // what a usage count reads (id, type, timestamp, model, the token counts), charged at that size.
-  readonly #takenBack = new Map<string, Held & { chars: number }>()
+  readonly #takenBack = new Map<string, Held>()
   #sessionId: string | undefined
   // UTF-16 code units of the messages held: the replay keeps them all until the end, so it is bounded.
   #heldChars = 0
@@ -51,6 +56,11 @@ export class GeminiReplay {
 
   get sessionId(): string | undefined {
     return this.#sessionId
+  }
+
+  /** The bound on held messages, in UTF-16 code units. */
+  get maxChars(): number {
+    return this.#maxChars
   }
 
   /** True once the bound on held messages was reached: later messages were not kept. */
@@ -75,7 +85,7 @@ export class GeminiReplay {
       return 'metadata'
     }
     if (typeof value.id === 'string') {
-      this.#put({ value, line, offset, length })
+      this.#put({ value, line, offset, length, chars: length })
       return 'message'
     }
     const set = value.$set
@@ -90,7 +100,8 @@ export class GeminiReplay {
       const fields = patch as Record<string, unknown>
       const held = typeof fields.id === 'string' ? this.#messages.get(fields.id) : undefined
       if (held !== undefined) {
-        this.#put({ value: { ...held.value, ...fields }, line, offset, length })
+        const merged = { ...held.value, ...fields }
+        this.#put({ value: merged, line, offset, length, chars: held.chars + length })
       }
       return 'metadata'
     }
@@ -135,9 +146,11 @@ export class GeminiReplay {
     const previous = this.#messages.get(id)
     // Put again (a checkpoint listing it, or the same id after a rewind): its tokens are the message's again.
     const taken = this.#takenBack.get(id)
-    const chars = held.length
-    if (previous === undefined && this.#heldChars - (taken?.chars ?? 0) + chars > this.#maxChars) {
-      // Not kept: the request it stood for still counts, as it was taken back.
+    const chars = held.chars
+    const after = this.#heldChars - (previous?.chars ?? 0) - (taken?.chars ?? 0) + chars
+    if (after > this.#maxChars && chars > (previous?.chars ?? 0)) {
+      // Not kept: a new message is left out (the request a taken-back one stood for still counts); a
+      // message put again, larger, keeps its earlier state. Either way the bound holds and it is reported.
       this.#overflowed = true
       return
     }
@@ -145,7 +158,7 @@ export class GeminiReplay {
       this.#takenBack.delete(id)
       this.#heldChars -= taken.chars
     }
-    if (previous !== undefined) this.#heldChars -= previous.length
+    if (previous !== undefined) this.#heldChars -= previous.chars
     this.#heldChars += chars
     this.#messages.set(id, held)
   }
@@ -157,7 +170,8 @@ export class GeminiReplay {
       const value = message as Record<string, unknown>
       if (typeof value.id !== 'string') continue
       // Every message of a checkpoint comes from the same line; its size is shared out for the bound.
-      this.#put({ value, line, offset, length: Math.ceil(length / messages.length) })
+      const share = Math.ceil(length / messages.length)
+      this.#put({ value, line, offset, length: share, chars: share })
     }
   }
 
@@ -172,7 +186,7 @@ export class GeminiReplay {
   /** Removes a message from the conversation; one with token counts is kept apart (see {@link takenBack}). */
   #takeOut(id: string, held: Held): void {
     this.#messages.delete(id)
-    this.#heldChars -= held.length
+    this.#heldChars -= held.chars
     const tokens = held.value.tokens
     if (tokens === null || typeof tokens !== 'object' || Array.isArray(tokens)) return
     // Its text is never shown again: keep only what its usage needs, so a rewind still frees the budget.
