@@ -10,7 +10,7 @@ export default tseslint.config(
   {
     languageOptions: {
       parserOptions: {
-        projectService: { allowDefaultProject: ['*.js', 'packages/*/bin/*.js'] },
+        projectService: { allowDefaultProject: ['*.js', 'packages/*/bin/*.cjs'] },
         tsconfigRootDir: import.meta.dirname,
       },
     },
@@ -24,8 +24,14 @@ export default tseslint.config(
     },
   },
   {
-    files: ['**/*.js'],
+    files: ['**/*.js', '**/*.cjs'],
     ...tseslint.configs.disableTypeChecked,
+  },
+  {
+    // The CLI's bin is CommonJS (packages/cli/bin/sessiontape.cjs: no ES module loader at start).
+    files: ['**/*.cjs'],
+    languageOptions: { sourceType: 'commonjs', globals: { require: 'readonly', __dirname: 'readonly' } },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
   prettier,
 )

@@ -24,7 +24,7 @@ const MAX_RSS_BYTES = 256 * 1024 * 1024
 const preload = `data:text/javascript,${encodeURIComponent(
   'process.on("exit", () => process.stderr.write(`max-rss-kib=${process.resourceUsage().maxRSS}\\n`))',
 )}`
-const BIN = path.join(packageDir, 'bin/sessiontape.js')
+const BIN = path.join(packageDir, 'bin/sessiontape.cjs')
 
 /** Runs the CLI with its output to /dev/null (a 1 GiB `show` must not be buffered by the test). */
 async function peakRss(...args: string[]): Promise<{ code: number | null; rss: number }> {
@@ -45,7 +45,7 @@ describe.skipIf(!ENABLED)(`the CLI runs in ≤ 256 MB on ${GIB} GiB inputs`, () 
   let garbage = ''
   let valid = ''
   beforeAll(async () => {
-    if (!existsSync(path.join(packageDir, 'dist/main.js'))) {
+    if (!existsSync(path.join(packageDir, 'dist/sessiontape.cjs'))) {
       throw new Error('build first: npx --yes pnpm@10.34.8 build (this test measures the built bin)')
     }
     dir = await mkdtemp(path.join(os.tmpdir(), 'sessiontape-big-'))

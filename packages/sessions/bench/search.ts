@@ -5,11 +5,12 @@
  *        [--dir <existing tree>] [--runs 3]
  *
  * Generates a tree of Claude Code transcripts (generate-claude-tree.ts; kept for the next run when
- * `--dir` names it), bundles the CLI with esbuild (one file, as agents ship it) and times whole processes,
+ * `--dir` names it), builds the CLI as its package does (scripts/build.ts) and times whole processes,
  * as a user runs them: `list --json` cold (empty cache) and warm, the recorder's own listing that reads
  * every transcript whole (`list --json --format claude-code <dir>`, the "today" anchor), `search` cold and
- * warm, and `rg -l -F <token>` over the same directory; and the floor under every CLI row: `node -e 0` (a
- * bare Node start) and `node <bundle> --version` (Node, plus loading and evaluating the CLI bundle). Checks
+ * warm (and warm without the CLI's code cache), and `rg -l -F <token>` over the same directory, its runs
+ * taking turns with the warm searches'; and the floor under every CLI row: `node -e 0` (a bare Node start)
+ * and `sessiontape --version` (Node, plus starting the CLI: its bundle from the code cache). Checks
  * that search finds every file rg finds, and that nothing under the tree changed (bytes, mtimes, names).
  * Medians of `--runs` warm runs: wall time, CPU time (user + system: on a machine shared with other jobs
  * it moves less than wall time) and peak RSS from GNU time; the load average before and after. Never
@@ -18,12 +19,12 @@
 import { spawnSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
 import { existsSync } from 'node:fs'
-import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises'
+import { copyFile, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
-import { build } from 'esbuild'
+import { buildCli } from '../../cli/scripts/build.js'
 import { generateClaudeTree, NEEDLE_TOKEN } from './generate-claude-tree.js'
 
 const here = path.dirname(fileURLToPath(import.meta.url))
@@ -47,21 +48,12 @@ if (!existsSync(path.join(tree, '.generated'))) {
   // A marker the walk skips (dot-file, not a transcript): the next run with --dir reuses the tree.
   await writeFile(path.join(tree, '.generated'), '')
 }
-const cli = path.join(work, 'sessiontape.mjs')
-await build({
-  entryPoints: [path.join(here, '../../cli/src/main.ts')],
-  bundle: true,
-  platform: 'node',
-  format: 'esm',
-  target: 'node20',
-  conditions: ['@sessiontape/source'],
-  outfile: cli,
-  // The bundle's own require() for CommonJS dependencies (proper-lockfile).
-  banner: {
-    js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);",
-  },
-  logLevel: 'warning',
-})
+// The CLI as it ships: the package's own build (one CommonJS bundle and the start-up module that runs it
+// from its V8 code cache) with its bin beside it, run as `node <bin>` — what `sessiontape` runs.
+const cli = path.join(work, 'cli/bin/sessiontape.cjs')
+await buildCli(path.join(work, 'cli/dist'))
+await mkdir(path.dirname(cli))
+await copyFile(path.join(here, '../../cli/bin/sessiontape.cjs'), cli)
 const cacheDir = path.join(work, 'cache')
 const hasTime = existsSync('/usr/bin/time')
 const hasRg = spawnSync('rg', ['--version']).status === 0
@@ -75,11 +67,11 @@ interface Run {
   readonly stdout: string
 }
 
-function run(command: string, args: readonly string[]): Run {
+function run(command: string, args: readonly string[], env: NodeJS.ProcessEnv = {}): Run {
   const argv = hasTime ? ['-f', '%U %S %M', command, ...args] : args
   const start = performance.now()
   const child = spawnSync(hasTime ? '/usr/bin/time' : command, argv, {
-    env: { ...process.env, SESSIONTAPE_CACHE_DIR: cacheDir, NO_COLOR: '1' },
+    env: { ...process.env, SESSIONTAPE_CACHE_DIR: cacheDir, NO_COLOR: '1', ...env },
     maxBuffer: 1024 * 1024 * 1024,
     encoding: 'utf8',
   })
@@ -99,9 +91,21 @@ function median(values: readonly number[]): number {
   return sorted[Math.floor(sorted.length / 2)]!
 }
 
+type Command = readonly [command: string, args: readonly string[], env?: NodeJS.ProcessEnv]
+
+/** Each command run `runs` times, the commands taking turns (so machine noise falls on each alike). */
+function warmTogether(...commands: Command[]): (Run & { all: number[] })[] {
+  const all: Run[][] = commands.map(() => [])
+  for (let i = 0; i < runs; i++)
+    commands.forEach(([command, args, env], k) => all[k]!.push(run(command, args, env)))
+  return all.map(summary)
+}
+
 function warm(command: string, args: readonly string[]): Run & { all: number[] } {
-  const all: Run[] = []
-  for (let i = 0; i < runs; i++) all.push(run(command, args))
+  return warmTogether([command, args])[0]!
+}
+
+function summary(all: Run[]): Run & { all: number[] } {
   const ms = all.map((r) => r.ms)
   const mid = all.find((r) => r.ms === median(ms))!
   const cpu = all.flatMap((r) => (r.cpuMs === undefined ? [] : [r.cpuMs]))
@@ -152,9 +156,15 @@ const listOld = run(node, [cli, 'list', '--json', '--format', 'claude-code', tre
 const listed = (JSON.parse(listWarm.stdout) as unknown[]).length
 await rm(cacheDir, { recursive: true, force: true })
 const searchCold = run(node, [cli, 'search', NEEDLE_TOKEN, tree, '--json', '--limit', '1000'])
-const searchWarm = warm(node, [cli, 'search', NEEDLE_TOKEN, tree, '--json', '--limit', '1000'])
+const searchArgs = [cli, 'search', NEEDLE_TOKEN, tree, '--json', '--limit', '1000']
+const [searchWarm, searchUncached, rgRuns] = warmTogether(
+  [node, searchArgs],
+  [node, searchArgs, { SESSIONTAPE_DISABLE_CODE_CACHE: '1' }],
+  ...(hasRg ? [['rg', ['-l', '-F', NEEDLE_TOKEN, tree]] as const] : []),
+)
 const common = warm(node, [cli, 'search', 'function', tree, '--json'])
-const rg = hasRg ? warm('rg', ['-l', '-F', NEEDLE_TOKEN, tree]) : undefined
+if (searchWarm === undefined || searchUncached === undefined) throw new Error('unreachable: two commands ran')
+const rg = hasRg ? rgRuns : undefined
 const after = await fingerprint(tree)
 
 const hitFiles = new Set(
@@ -164,14 +174,19 @@ const rgFiles = new Set((rg?.stdout ?? '').split('\n').filter((line) => line !==
 const missed = [...rgFiles].filter((file) => !hitFiles.has(file))
 
 row('node -e 0 (a bare Node start)', bare, `median of ${runs}; floor`)
-row('node <cli bundle> --version (load the CLI bundle and exit)', loaded, `median of ${runs}; floor`)
+row('sessiontape --version (start the CLI and exit)', loaded, `median of ${runs}; floor`)
 row('list --json, cold (empty cache)', listCold, `${listed} sessions`)
 row('list --json, warm', listWarm, `median of ${runs}`)
 row('list --json --format claude-code (reads every file whole: the old path)', listOld, 'anchor')
 row('search <token> --json, cold (builds the index)', searchCold)
 row('search <token> --json, warm', searchWarm, `${hitFiles.size} files; median of ${runs}`)
+row('  the same without its code cache', searchUncached, 'SESSIONTAPE_DISABLE_CODE_CACHE=1')
 row('search function --json, warm (a common word: many candidates)', common, 'limit 20')
-row('rg -l -F <token>', rg, hasRg ? `${rgFiles.size} files; anchor` : 'ripgrep not installed')
+row(
+  'rg -l -F <token>',
+  rg,
+  hasRg ? `${rgFiles.size} files; anchor, runs taking turns with the two above` : 'ripgrep not installed',
+)
 
 const width = Math.max(...rows.map((r) => r[0].length))
 let treeBytes = 0
@@ -195,7 +210,7 @@ if (rg !== undefined) {
     a === undefined || b === undefined ? '–' : `${(a / b).toFixed(2)}×`
   process.stdout.write(
     `\nwarm search / rg: ${ratio(searchWarm.ms, rg.ms)} wall, ${ratio(searchWarm.cpuMs, rg.cpuMs)} cpu; ` +
-      `node --version floor / rg: ${ratio(loaded.ms, rg.ms)} wall, ${ratio(loaded.cpuMs, rg.cpuMs)} cpu; ` +
+      `--version floor / rg: ${ratio(loaded.ms, rg.ms)} wall, ${ratio(loaded.cpuMs, rg.cpuMs)} cpu; ` +
       `warm search over the floor: ${((searchWarm.ms - loaded.ms) / 1000).toFixed(2)} s wall\n`,
   )
 }

@@ -1,0 +1,169 @@
+import { execFile, execFileSync } from 'node:child_process'
+import { createHash } from 'node:crypto'
+import { copyFile, mkdir, mkdtemp, readdir, readFile, rm, stat, utimes, writeFile } from 'node:fs/promises'
+import os from 'node:os'
+import path from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { buildCli } from '../scripts/build.js'
+import { packageDir } from './helpers/cli.js'
+
+// The bin as it ships: dist/ built by the package's own build, bin/ beside it, run as `node <bin>`.
+let work = ''
+let bin = ''
+let cacheDir = ''
+let sessions = ''
+
+beforeAll(async () => {
+  work = await mkdtemp(path.join(os.tmpdir(), 'sessiontape-code-cache-'))
+  await buildCli(path.join(work, 'cli/dist'))
+  await mkdir(path.join(work, 'cli/bin'))
+  bin = path.join(work, 'cli/bin/sessiontape.cjs')
+  await copyFile(path.join(packageDir, 'bin/sessiontape.cjs'), bin)
+  sessions = path.join(work, 'sessions')
+  await mkdir(sessions)
+}, 60_000)
+
+afterAll(async () => {
+  if (work !== '') await rm(work, { recursive: true, force: true })
+})
+
+let runs = 0
+/** A fresh cache directory for each test. */
+async function freshCacheDir(): Promise<string> {
+  cacheDir = path.join(work, `cache-${++runs}`)
+  await mkdir(cacheDir)
+  return cacheDir
+}
+
+function run(
+  args: readonly string[],
+  env: NodeJS.ProcessEnv = {},
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      [bin, ...args],
+      { env: { ...process.env, SESSIONTAPE_CACHE_DIR: cacheDir, ...env }, timeout: 60_000 },
+      (error, stdout, stderr) => {
+        const code = error === null ? 0 : typeof error.code === 'number' ? error.code : null
+        resolve({ code, stdout, stderr })
+      },
+    )
+  })
+}
+
+const codeCacheDir = (): string => path.join(cacheDir, 'code-cache')
+const caches = async (): Promise<string[]> => (await readdir(codeCacheDir()).catch(() => [])).sort()
+
+/** Whether `bytes` is a cache file as the format says: magic, SHA-1 of the payload, payload. */
+function wellFormed(bytes: Buffer): boolean {
+  const payload = bytes.subarray(28)
+  return (
+    bytes.subarray(0, 8).toString('latin1') === 'STCODE1\n' &&
+    payload.length > 0 &&
+    createHash('sha1').update(payload).digest().equals(bytes.subarray(8, 28))
+  )
+}
+
+describe('the sessiontape bin starts from a V8 code cache in the cache directory', () => {
+  it('the first run writes its command’s cache; the next run reads it, prints the same and leaves it as it was', async () => {
+    await freshCacheDir()
+    const first = await run(['list', sessions, '--json'])
+    expect(first).toMatchObject({ code: 0, stderr: '' })
+    const names = await caches()
+    expect(names).toHaveLength(1)
+    expect(names[0]).toMatch(/^[0-9a-f]{16}\.list\.bin$/)
+    const file = path.join(codeCacheDir(), names[0]!)
+    const bytes = await readFile(file)
+    expect(wellFormed(bytes)).toBe(true)
+    const { mtimeMs } = await stat(file)
+
+    const second = await run(['list', sessions, '--json'])
+    expect(second).toEqual(first)
+    // Accepted by V8: a cache that is missing or rejected is the one thing that makes a run write one.
+    expect(await caches()).toEqual(names)
+    expect((await readFile(file)).equals(bytes)).toBe(true)
+    expect((await stat(file)).mtimeMs).toBe(mtimeMs)
+
+    // Another command has a cache of its own (it compiles other functions).
+    const version = await run(['--version'])
+    expect(version.stdout.trim()).toMatch(/^\d+\.\d+\.\d+/)
+    expect(await caches()).toEqual([names[0], names[0]!.replace('.list.', '.other.')].sort())
+  })
+
+  it('a damaged cache, or one V8 refuses, is not run: the command runs as without one and the cache is written again', async () => {
+    await freshCacheDir()
+    const clean = await run(['list', sessions, '--json'])
+    const [name] = await caches()
+    const file = path.join(codeCacheDir(), name!)
+
+    // A flipped byte: the digest no longer matches, V8 never sees the bytes.
+    const damaged = await readFile(file)
+    damaged.writeUInt8(damaged.readUInt8(damaged.length - 1) ^ 0xff, damaged.length - 1)
+    await writeFile(file, damaged)
+    expect(await run(['list', sessions, '--json'])).toEqual(clean)
+    const rewritten = await readFile(file)
+    expect(wellFormed(rewritten)).toBe(true)
+    expect(rewritten.equals(damaged)).toBe(false)
+
+    // Well-formed to us, but not a code cache: V8 rejects it, and it is replaced.
+    const junk = Buffer.from('not a code cache')
+    const digest = createHash('sha1').update(junk).digest()
+    await writeFile(file, Buffer.concat([Buffer.from('STCODE1\n'), digest, junk]))
+    expect(await run(['list', sessions, '--json'])).toEqual(clean)
+    const replaced = await readFile(file)
+    expect(wellFormed(replaced)).toBe(true)
+    expect(replaced.length).toBeGreaterThan(1000)
+  })
+
+  it('a FIFO at the cache’s path does not hang the start, and is left as it is', async () => {
+    await freshCacheDir()
+    await run(['--version'])
+    const [name] = await caches()
+    const file = path.join(codeCacheDir(), name!)
+    await rm(file)
+    execFileSync('mkfifo', [file])
+    const result = await run(['--version'])
+    expect(result.code).toBe(0)
+    expect(result.stdout.trim()).toMatch(/^\d+\.\d+\.\d+/)
+    expect((await stat(file)).isFIFO()).toBe(true)
+    expect(await caches()).toEqual([name])
+  })
+
+  it('a run that fails leaves no cache; SESSIONTAPE_DISABLE_CODE_CACHE=1 reads and writes none', async () => {
+    await freshCacheDir()
+    const mistyped = await run(['lsit'])
+    expect(mistyped.code).toBe(2)
+    expect(await caches()).toEqual([])
+
+    const off = await run(['list', sessions, '--json'], { SESSIONTAPE_DISABLE_CODE_CACHE: '1' })
+    expect(off).toMatchObject({ code: 0, stderr: '' })
+    expect(await caches()).toEqual([])
+  })
+
+  it('keeps at most 32 caches, removing the oldest first', async () => {
+    await freshCacheDir()
+    await mkdir(codeCacheDir())
+    const old = Array.from({ length: 40 }, (_, i) => `${String(i).padStart(16, '0')}.list.bin`)
+    for (const [i, name] of old.entries()) {
+      const file = path.join(codeCacheDir(), name)
+      await writeFile(file, 'an older build’s cache')
+      await utimes(file, 1_600_000_000 + i, 1_600_000_000 + i)
+    }
+    expect((await run(['--version'])).code).toBe(0)
+    const left = await caches()
+    expect(left).toHaveLength(32)
+    expect(left.some((name) => name.endsWith('.other.bin') && !old.includes(name))).toBe(true)
+    // The 9 oldest went (40 + 1 new − 32): the newest 31 of the old ones are kept.
+    expect(left.filter((name) => old.includes(name))).toEqual(old.slice(9))
+  })
+
+  it('a cache directory that cannot be made does not stop the command', async () => {
+    cacheDir = path.join(work, 'not-a-directory')
+    await writeFile(cacheDir, '')
+    const result = await run(['--version'])
+    expect(result.code).toBe(0)
+    expect(result.stdout.trim()).toMatch(/^\d+\.\d+\.\d+/)
+    expect(result.stderr).toBe('')
+  })
+})
