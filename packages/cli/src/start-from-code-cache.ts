@@ -19,8 +19,8 @@ import { defaultCacheDir } from '@sessiontape/sessions/catalog'
  * and per build of the CLI: `STCODE1\n`, the SHA-1 of the payload (20 bytes), then the payload as
  * `vm.Script#createCachedData` made it. The name carries what V8 itself does not check: V8 rejects a cache
  * made by another V8 version or with other flags, but compares only the source's *length*, and checks no
- * checksum in release builds — so the name is a hash of the bundle's size, mtime and inode with Node's
- * version and architecture, and the digest is checked before V8 sees the bytes.
+ * checksum in release builds — so the name is a hash of the bundle's bytes with Node's version and
+ * architecture, and the digest is checked before V8 sees the bytes.
  *
  * It is only a cache: a missing, damaged or rejected one costs one ordinary start and is written again
  * after a run that ends with exit code 0 or 1 (a mistyped command leaves none); one that cannot be read or
@@ -60,8 +60,9 @@ export function startFromCodeCache(
     requireFromBundle(bundle)
     return
   }
-  const source = fs.readFileSync(bundle, 'utf8')
-  const file = cacheFileOf(bundle, argv[2], env)
+  const bytes = fs.readFileSync(bundle)
+  const file = cacheFileOf(bytes, argv[2], env)
+  const source = bytes.toString('utf8')
   const cached = file === undefined ? undefined : readCache(file)
   const script = new vm.Script(WRAPPER_HEAD + source + WRAPPER_TAIL, { filename: bundle, cachedData: cached })
   if (file !== undefined && (cached === undefined || script.cachedDataRejected === true)) {
@@ -77,14 +78,16 @@ export function startFromCodeCache(
 
 /** The cache's path for this build of the CLI and this command word; undefined when it cannot be named. */
 function cacheFileOf(
-  bundle: string,
+  bundle: Buffer,
   command: string | undefined,
   env: NodeJS.ProcessEnv,
 ): string | undefined {
   try {
-    const info = fs.statSync(bundle)
+    // The bundle's bytes, not its size and mtime: npm gives every file it installs the same mtime, and a
+    // new version can be as long as the last (a version string changed) — V8 would take the old cache.
     const build = createHash('sha1')
-      .update(`${info.size}\0${info.mtimeMs}\0${info.ino}\0${process.version}\0${process.arch}`)
+      .update(bundle)
+      .update(`\0${process.version}\0${process.arch}`)
       .digest('hex')
       .slice(0, 16)
     const word = command !== undefined && /^[a-z]{2,16}$/.test(command) ? command : 'other'

@@ -1,11 +1,25 @@
 import { execFile, execFileSync } from 'node:child_process'
+import { promisify } from 'node:util'
 import { createHash } from 'node:crypto'
-import { copyFile, mkdir, mkdtemp, readdir, readFile, rm, stat, utimes, writeFile } from 'node:fs/promises'
+import {
+  copyFile,
+  cp,
+  mkdir,
+  mkdtemp,
+  readdir,
+  readFile,
+  rm,
+  stat,
+  utimes,
+  writeFile,
+} from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildCli } from '../scripts/build.js'
 import { packageDir } from './helpers/cli.js'
+
+const execFileAsync = promisify(execFile)
 
 // The bin as it ships: dist/ built by the package's own build, bin/ beside it, run as `node <bin>`.
 let work = ''
@@ -156,6 +170,38 @@ describe('the sessiontape bin starts from a V8 code cache in the cache directory
     expect(left.some((name) => name.endsWith('.other.bin') && !old.includes(name))).toBe(true)
     // The 9 oldest went (40 + 1 new − 32): the newest 31 of the old ones are kept.
     expect(left.filter((name) => old.includes(name))).toEqual(old.slice(9))
+  })
+
+  it('a new build of the same length, installed with the same mtime in the same inode, does not take the old cache', async () => {
+    await freshCacheDir()
+    // A copy of the built CLI, so the other tests keep theirs.
+    const copy = path.join(work, 'cli-copy')
+    await mkdir(path.join(copy, 'bin'), { recursive: true })
+    await cp(path.join(work, 'cli/dist'), path.join(copy, 'dist'), { recursive: true })
+    await copyFile(bin, path.join(copy, 'bin/sessiontape.cjs'))
+    const bundle = path.join(copy, 'dist/sessiontape.cjs')
+    const version = async () =>
+      (
+        await execFileAsync(process.execPath, [path.join(copy, 'bin/sessiontape.cjs'), '--version'], {
+          env: { ...process.env, SESSIONTAPE_CACHE_DIR: cacheDir },
+        })
+      ).stdout.trim()
+    // npm gives every file it installs this mtime (1985-10-26T08:15:00Z).
+    const NPM_MTIME = 499_162_500
+    await utimes(bundle, NPM_MTIME, NPM_MTIME)
+    const before = await version()
+    expect(await caches()).toHaveLength(1)
+    // What an upgrade from 0.1.0 to 0.1.1 looks like to the file system after npm (which gives every file
+    // the same mtime): the same length, the same mtime, and here the same inode (rewritten in place).
+    const { ino } = await stat(bundle)
+    const text = await readFile(bundle, 'latin1')
+    const bumped = `9${before.slice(1)}`
+    expect(text.split(`version: "${before}"`)).toHaveLength(2)
+    await writeFile(bundle, text.replace(`version: "${before}"`, `version: "${bumped}"`), 'latin1')
+    await utimes(bundle, NPM_MTIME, NPM_MTIME)
+    expect((await stat(bundle)).ino).toBe(ino)
+    expect(await version()).toBe(bumped)
+    expect(await caches()).toHaveLength(2)
   })
 
   it('a cache directory that cannot be made does not stop the command', async () => {
