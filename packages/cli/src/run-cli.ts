@@ -38,8 +38,9 @@ ${commands.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`).join('\n')}
 Which files are ours: a transcript whose first line is a record in sessiontape's envelope
 ({"uuid":…,"parentUuid":…,"sessionId":…,"timestamp":…,"type":…,"v":1}). Every command reads any
 file; only \`repair\` (and \`list --rebuild-meta\`, for sidecars) ever writes, and never to a file
-that is not ours (\`list\` and \`search\` keep a cache in ~/.cache/sessiontape, nowhere else;
-\`export --out\` writes only its own export, never onto a transcript).
+that is not ours (\`list\` and \`search\` keep a cache in ~/.cache/sessiontape, and every command
+its compiled code there, nowhere else; \`export --out\` writes only its own export, never onto a
+transcript).
 Nothing read from a file reaches the terminal unescaped: control characters and escape
 sequences are shown as visible symbols (ESC as ␛).
 

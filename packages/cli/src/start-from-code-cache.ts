@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto'
+import { createHash, randomBytes } from 'node:crypto'
 import fs from 'node:fs'
 import { createRequire } from 'node:module'
 import path from 'node:path'
@@ -19,21 +19,26 @@ import { defaultCacheDir } from '@sessiontape/sessions/catalog'
  * and per build of the CLI: `STCODE1\n`, the SHA-1 of the payload (20 bytes), then the payload as
  * `vm.Script#createCachedData` made it. The name carries what V8 itself does not check: V8 rejects a cache
  * made by another V8 version or with other flags, but compares only the source's *length*, and checks no
- * checksum in release builds — so the name is a hash of the bundle's bytes with Node's version and
- * architecture, and the digest is checked before V8 sees the bytes.
+ * checksum in release builds — so the name is a hash of the bundle's bytes with Node's version,
+ * architecture and flags, and the digest is checked before V8 sees the bytes.
  *
  * It is only a cache: a missing, damaged or rejected one costs one ordinary start and is written again
- * after a run that ends with exit code 0 or 1 (a mistyped command leaves none); one that cannot be read or
+ * after a run that ends with exit code 0 or 1 (a mistyped command leaves none), and again by a later run
+ * that compiled more than it holds (see GROWTH_TO_REWRITE); one that cannot be read or
  * written is skipped without a word. Nothing but a regular file is ever read (a FIFO at its path cannot
  * hang the start), nothing else at its path is replaced, and files are created new (`wx`) then renamed
- * into place; at most {@link MAX_FILES} are kept, the oldest removed first.
- * `SESSIONTAPE_DISABLE_CODE_CACHE=1` turns it off (nothing read or written).
+ * into place; at most {@link MAX_FILES} are kept, the oldest removed first, and nothing in the directory
+ * that this module did not name is ever removed. Every command reads and may write here, with synchronous
+ * calls before and after its run: where the cache directory is on a mount that can hang (a network home),
+ * `SESSIONTAPE_DISABLE_CODE_CACHE=1` turns the cache off (nothing read or written).
  */
 
 const MAGIC = Buffer.from('STCODE1\n')
 const DIGEST_BYTES = 20
 /** Caches kept: a file per command word (about 15) of one build, and room for a second build. */
 const MAX_FILES = 32
+/** How much larger than the cache it used a run's code cache must be to replace it. */
+const GROWTH_TO_REWRITE = 16 * 1024
 /** A code cache of the CLI is ~0.3–1 MB; past this a file is not one of ours. */
 const MAX_CACHE_BYTES = 64 * 1024 * 1024
 // The CommonJS wrapper Node itself puts around a module: the bundle runs as it would from require().
@@ -65,10 +70,16 @@ export function startFromCodeCache(
   const source = bytes.toString('utf8')
   const cached = file === undefined ? undefined : readCache(file)
   const script = new vm.Script(WRAPPER_HEAD + source + WRAPPER_TAIL, { filename: bundle, cachedData: cached })
-  if (file !== undefined && (cached === undefined || script.cachedDataRejected === true)) {
-    // After the run: the cache then holds what the command compiled, not only the bundle's top level.
+  if (file !== undefined) {
+    const usable = cached !== undefined && script.cachedDataRejected !== true
+    // After the run: the cache then holds what the command compiled, not only the bundle's top level. A
+    // cache that was used is written again only when this run compiled more than it held (the first run
+    // of `search` may have built the index, the next ones read it: other functions); making the data to
+    // compare costs ~3 ms, once the cache holds all a command compiles it is not written again.
     process.once('exit', (code) => {
-      if (code === 0 || code === 1) writeCache(file, script.createCachedData())
+      if (code !== 0 && code !== 1) return
+      const data = script.createCachedData()
+      if (!usable || data.length > cached.length + GROWTH_TO_REWRITE) writeCache(file, data)
     })
   }
   const run = script.runInThisContext() as ModuleFunction
@@ -83,11 +94,16 @@ function cacheFileOf(
   env: NodeJS.ProcessEnv,
 ): string | undefined {
   try {
-    // The bundle's bytes, not its size and mtime: npm gives every file it installs the same mtime, and a
-    // new version can be as long as the last (a version string changed) — V8 would take the old cache.
+    // The bundle's bytes, not its size and mtime: a new version can be as long as the last (a version
+    // string changed) and carry the same mtime (installers that fix it, as Nix does; a copy that keeps
+    // it) — and V8, comparing only the length, would run the old cache.
+    // Node's flags too: V8 rejects a cache made under other flags, and one shared file would be written
+    // again on every run that alternates them.
     const build = createHash('sha1')
       .update(bundle)
-      .update(`\0${process.version}\0${process.arch}`)
+      .update(
+        `\0${process.version}\0${process.arch}\0${process.execArgv.join(' ')}\0${env.NODE_OPTIONS ?? ''}`,
+      )
       .digest('hex')
       .slice(0, 16)
     const word = command !== undefined && /^[a-z]{2,16}$/.test(command) ? command : 'other'
@@ -127,7 +143,9 @@ function readCache(file: string): Buffer | undefined {
 /** Writes the cache as a new file renamed into place, then keeps the newest {@link MAX_FILES}. */
 function writeCache(file: string, payload: Buffer): void {
   const dir = path.dirname(file)
-  const temporary = `${file}.${process.pid}.tmp`
+  // Random, not the pid alone: in a container every run may be pid 1, and a run killed mid-write leaves its
+  // file behind (pruned later, see pruneCaches).
+  const temporary = `${file}.${randomBytes(6).toString('hex')}.tmp`
   let fd: number | undefined
   let created = false
   try {
@@ -155,12 +173,34 @@ function writeCache(file: string, payload: Buffer): void {
   }
 }
 
+/** A name this module writes: a cache, or a temporary file on its way to one. */
+const OWN_NAME = /^[0-9a-f]{16}\.[a-z]{2,16}\.bin(\.[0-9a-f]{12}\.tmp)?$/
+/** A temporary file older than this was left by a run that died before renaming it. */
+const STALE_TEMPORARY_MS = 10 * 60 * 1000
+
+/**
+ * Keeps the newest {@link MAX_FILES} caches and removes stale temporary files — only regular files with
+ * names this module writes: anything else in the directory is not ours to remove.
+ */
 function pruneCaches(dir: string): void {
-  const names = fs.readdirSync(dir).filter((name) => name.endsWith('.bin'))
-  if (names.length <= MAX_FILES) return
-  const byAge = names
-    .map((name) => ({ name, mtime: fs.lstatSync(path.join(dir, name)).mtimeMs }))
-    .sort((a, b) => a.mtime - b.mtime)
-  for (const { name } of byAge.slice(0, byAge.length - MAX_FILES))
-    fs.rmSync(path.join(dir, name), { force: true })
+  const caches: { name: string; mtime: number }[] = []
+  const now = Date.now()
+  for (const name of fs.readdirSync(dir)) {
+    if (!OWN_NAME.test(name)) continue
+    const info = fs.lstatSync(path.join(dir, name), { throwIfNoEntry: false })
+    if (info === undefined || !info.isFile()) continue
+    if (!name.endsWith('.tmp')) caches.push({ name, mtime: info.mtimeMs })
+    else if (now - info.mtimeMs > STALE_TEMPORARY_MS) removeQuietly(path.join(dir, name))
+  }
+  caches.sort((a, b) => a.mtime - b.mtime)
+  for (const { name } of caches.slice(0, Math.max(0, caches.length - MAX_FILES)))
+    removeQuietly(path.join(dir, name))
+}
+
+function removeQuietly(file: string): void {
+  try {
+    fs.rmSync(file, { force: true })
+  } catch {
+    // Gone already, or not ours to remove after all: the next prune looks again.
+  }
 }

@@ -105,6 +105,22 @@ describe('the sessiontape bin starts from a V8 code cache in the cache directory
     expect(await caches()).toEqual([names[0], names[0]!.replace('.list.', '.other.')].sort())
   })
 
+  it('a cache made by a run that compiled little is replaced by a later run that compiles more, then kept', async () => {
+    await freshCacheDir()
+    expect((await run(['search', '--help'])).code).toBe(0)
+    const [name] = await caches()
+    const file = path.join(codeCacheDir(), name!)
+    const small = (await stat(file)).size
+    // A search (nothing found: exit 1) compiles the walk, the catalog and the index besides the options.
+    expect((await run(['search', 'zebracornflux', sessions, '--json'])).code).toBe(1)
+    const grown = await readFile(file)
+    expect(grown.length).toBeGreaterThan(small + 16 * 1024)
+    expect(wellFormed(grown)).toBe(true)
+    expect((await run(['search', 'zebracornflux', sessions, '--json'])).code).toBe(1)
+    expect((await readFile(file)).equals(grown)).toBe(true)
+    expect(await caches()).toEqual([name])
+  })
+
   it('a damaged cache, or one V8 refuses, is not run: the command runs as without one and the cache is written again', async () => {
     await freshCacheDir()
     const clean = await run(['list', sessions, '--json'])
@@ -155,7 +171,7 @@ describe('the sessiontape bin starts from a V8 code cache in the cache directory
     expect(await caches()).toEqual([])
   })
 
-  it('keeps at most 32 caches, removing the oldest first', async () => {
+  it('keeps at most 32 caches, removing the oldest first, and removes nothing it did not name', async () => {
     await freshCacheDir()
     await mkdir(codeCacheDir())
     const old = Array.from({ length: 40 }, (_, i) => `${String(i).padStart(16, '0')}.list.bin`)
@@ -164,12 +180,36 @@ describe('the sessiontape bin starts from a V8 code cache in the cache directory
       await writeFile(file, 'an older build’s cache')
       await utimes(file, 1_600_000_000 + i, 1_600_000_000 + i)
     }
+    // Not ours to remove: a file of someone else's, and a directory with a name like ours (older than all).
+    await writeFile(path.join(codeCacheDir(), 'user-01.bin'), 'not a cache of ours')
+    await utimes(path.join(codeCacheDir(), 'user-01.bin'), 1_500_000_000, 1_500_000_000)
+    await mkdir(path.join(codeCacheDir(), 'ffffffffffffffff.other.bin'))
+    await utimes(path.join(codeCacheDir(), 'ffffffffffffffff.other.bin'), 1_500_000_000, 1_500_000_000)
+    // Temporary files of ours: one left by a run that died an hour ago (removed), one being written now (kept).
+    const stale = `${old[0]}.0123456789ab.tmp`
+    const fresh = `${old[1]}.ba9876543210.tmp`
+    await writeFile(path.join(codeCacheDir(), stale), 'half')
+    await utimes(path.join(codeCacheDir(), stale), Date.now() / 1000 - 3600, Date.now() / 1000 - 3600)
+    await writeFile(path.join(codeCacheDir(), fresh), 'half')
+
     expect((await run(['--version'])).code).toBe(0)
     const left = await caches()
-    expect(left).toHaveLength(32)
-    expect(left.some((name) => name.endsWith('.other.bin') && !old.includes(name))).toBe(true)
+    const ownCaches = left.filter((name) => /^[0-9a-f]{16}\.[a-z]+\.bin$/.test(name))
+    expect(ownCaches.filter((name) => name !== 'ffffffffffffffff.other.bin')).toHaveLength(32)
+    expect(ownCaches.some((name) => name.endsWith('.other.bin') && !old.includes(name))).toBe(true)
     // The 9 oldest went (40 + 1 new − 32): the newest 31 of the old ones are kept.
     expect(left.filter((name) => old.includes(name))).toEqual(old.slice(9))
+    expect(left).toContain('user-01.bin')
+    expect((await stat(path.join(codeCacheDir(), 'ffffffffffffffff.other.bin'))).isDirectory()).toBe(true)
+    expect(left).not.toContain(stale)
+    expect(left).toContain(fresh)
+
+    // The directory named like a cache does not stop the count: a second run keeps it at 32.
+    expect((await run(['list', sessions, '--json'])).code).toBe(0)
+    const again = (await caches()).filter(
+      (name) => /^[0-9a-f]{16}\.[a-z]+\.bin$/.test(name) && name !== 'ffffffffffffffff.other.bin',
+    )
+    expect(again).toHaveLength(32)
   })
 
   it('a new build of the same length, installed with the same mtime in the same inode, does not take the old cache', async () => {
@@ -186,22 +226,39 @@ describe('the sessiontape bin starts from a V8 code cache in the cache directory
           env: { ...process.env, SESSIONTAPE_CACHE_DIR: cacheDir },
         })
       ).stdout.trim()
-    // npm gives every file it installs this mtime (1985-10-26T08:15:00Z).
-    const NPM_MTIME = 499_162_500
-    await utimes(bundle, NPM_MTIME, NPM_MTIME)
+    // Installers that fix every file's mtime (Nix gives them 1) make an upgrade look the same to stat.
+    const FIXED_MTIME = 1
+    await utimes(bundle, FIXED_MTIME, FIXED_MTIME)
     const before = await version()
     expect(await caches()).toHaveLength(1)
-    // What an upgrade from 0.1.0 to 0.1.1 looks like to the file system after npm (which gives every file
-    // the same mtime): the same length, the same mtime, and here the same inode (rewritten in place).
+    // What an upgrade from 0.1.0 to 0.1.1 can look like to stat: the same length, the same mtime, and here
+    // the same inode (rewritten in place).
     const { ino } = await stat(bundle)
     const text = await readFile(bundle, 'latin1')
     const bumped = `9${before.slice(1)}`
     expect(text.split(`version: "${before}"`)).toHaveLength(2)
     await writeFile(bundle, text.replace(`version: "${before}"`, `version: "${bumped}"`), 'latin1')
-    await utimes(bundle, NPM_MTIME, NPM_MTIME)
+    await utimes(bundle, FIXED_MTIME, FIXED_MTIME)
     expect((await stat(bundle)).ino).toBe(ino)
     expect(await version()).toBe(bumped)
     expect(await caches()).toHaveLength(2)
+  })
+
+  it('runs under other Node flags keep a cache of their own instead of rewriting one in turns', async () => {
+    await freshCacheDir()
+    const withFlag = () =>
+      execFileAsync(process.execPath, ['--max-old-space-size=300', bin, '--version'], {
+        env: { ...process.env, SESSIONTAPE_CACHE_DIR: cacheDir },
+      })
+    await run(['--version'])
+    const [plain] = await caches()
+    const plainBytes = await readFile(path.join(codeCacheDir(), plain!))
+    await withFlag()
+    expect(await caches()).toHaveLength(2)
+    await run(['--version'])
+    await withFlag()
+    expect(await caches()).toHaveLength(2)
+    expect((await readFile(path.join(codeCacheDir(), plain!))).equals(plainBytes)).toBe(true)
   })
 
   it('a cache directory that cannot be made does not stop the command', async () => {

@@ -213,6 +213,14 @@ if (rg !== undefined) {
       `--version floor / rg: ${ratio(loaded.ms, rg.ms)} wall, ${ratio(loaded.cpuMs, rg.cpuMs)} cpu; ` +
       `warm search over the floor: ${((searchWarm.ms - loaded.ms) / 1000).toFixed(2)} s wall\n`,
   )
+  // The runs took turns, so each search has an rg run beside it: the ratio within each round cancels
+  // the machine's drift between rounds (on a shared VM its speed moves by a third within minutes).
+  const perRound = searchWarm.all.map((ms, i) => ms / rg.all[i]!).sort((a, b) => a - b)
+  const at = (q: number) => perRound[Math.min(perRound.length - 1, Math.floor(q * perRound.length))]!
+  process.stdout.write(
+    `warm search / rg within each round: median ${median(perRound).toFixed(2)}× ` +
+      `(interquartile ${at(0.25).toFixed(2)}–${at(0.75).toFixed(2)}×, ${perRound.length} rounds)\n`,
+  )
 }
 process.stdout.write(`missed by search (files rg finds): ${missed.length}\n`)
 process.stdout.write(`tree unchanged (bytes, mtimes, names): ${before === after ? 'yes' : 'NO'}\n`)
