@@ -6,14 +6,14 @@
  *   because on Node 20 only CommonJS-shaped code can be compiled with a V8 code cache (`vm.Script`; see
  *   src/start-from-code-cache.ts). Dynamic `import()`s become `require()`s, so the bundle never needs
  *   the ES module loader.
- * - dist/THIRD-PARTY-LICENSES.txt: the license of every package bundled into it (their licenses ask for
+ * - dist/THIRD-PARTY-NOTICES.txt: the license of every package bundled into it (their licenses ask for
  *   the notice in every copy), from esbuild's list of the bundle's inputs.
  * - dist/start.cjs: what the bin requires to run that bundle from its code cache (CommonJS too: a process
  *   that loads no ES module never starts Node's ES module loader, ~7 ms of a `--version`).
  *
  *   node --import tsx scripts/build.ts [out dir]      (default: the package's dist/)
  */
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { build, type BuildOptions, type Metafile } from 'esbuild'
@@ -38,7 +38,8 @@ export async function buildCli(outDir: string): Promise<void> {
     outfile: path.join(outDir, 'sessiontape.cjs'),
     metafile: true,
   })
-  writeFileSync(path.join(outDir, 'THIRD-PARTY-LICENSES.txt'), thirdPartyLicenses(metafile))
+  const outfile = path.join(outDir, 'sessiontape.cjs')
+  writeFileSync(path.join(outDir, 'THIRD-PARTY-NOTICES.txt'), thirdPartyLicenses(metafile, outfile))
   await build({
     ...common,
     entryPoints: [path.join(packageDir, 'src/start-from-code-cache.ts')],
@@ -47,10 +48,22 @@ export async function buildCli(outDir: string): Promise<void> {
   })
 }
 
-/** The license text of each package (from node_modules) among the bundle's inputs, by name and version. */
-function thirdPartyLicenses(metafile: Metafile): string {
+/** A package's license files: LICENSE, LICENCE.md, LICENSE-MIT, LICENSE-APACHE, COPYING… */
+const LICENSE_FILE = /^(licen[cs]e|copying)([-_.].*)?$/i
+
+/**
+ * The license texts of each package (from node_modules) whose code is in the bundle — the inputs that
+ * contributed bytes to `outfile`, not every file esbuild read (tree-shaken ones are not in it) — by name
+ * and version. A package without a license file fails the build: its notice cannot be shipped.
+ */
+function thirdPartyLicenses(metafile: Metafile, outfile: string): string {
+  const output = Object.entries(metafile.outputs).find(
+    ([file]) => path.resolve(file) === path.resolve(outfile),
+  )
+  if (output === undefined) throw new Error(`esbuild's metafile does not list ${outfile}`)
   const packageDirs = new Set<string>()
-  for (const input of Object.keys(metafile.inputs)) {
+  for (const [input, { bytesInOutput }] of Object.entries(output[1].inputs)) {
+    if (bytesInOutput === 0) continue
     const match = /^(.*node_modules\/(?:@[^/]+\/)?[^/]+)\//.exec(input.split(path.sep).join('/'))
     if (match !== null) packageDirs.add(path.resolve(match[1]!))
   }
@@ -61,13 +74,14 @@ function thirdPartyLicenses(metafile: Metafile): string {
       version: string
       license?: string
     }
-    const licenseFile = readdirSync(dir).find((name) => /^licen[cs]e(\.|$)/i.test(name))
-    const text =
-      licenseFile !== undefined && existsSync(path.join(dir, licenseFile))
-        ? readFileSync(path.join(dir, licenseFile), 'utf8').trim()
-        : `(no license file in the package; its manifest says: ${manifest.license ?? 'nothing'})`
+    const files = readdirSync(dir)
+      .filter((name) => LICENSE_FILE.test(name))
+      .sort()
+    if (files.length === 0)
+      throw new Error(`${manifest.name}@${manifest.version} (${dir}) has no license file`)
+    const texts = files.map((name) => readFileSync(path.join(dir, name), 'utf8').trim())
     sections.push(
-      `${manifest.name}@${manifest.version} — ${manifest.license ?? 'no license field'}\n\n${text}`,
+      `${manifest.name}@${manifest.version} — ${manifest.license ?? 'no license field'}\n\n${texts.join('\n\n')}`,
     )
   }
   sections.sort()

@@ -22,6 +22,10 @@ import { defaultCacheDir } from '@sessiontape/sessions/catalog'
  * checksum in release builds — so the name is a hash of the bundle's bytes with Node's version,
  * architecture and flags, and the digest is checked before V8 sees the bytes.
  *
+ * A cache is code, so only one this user wrote and no one else can change is run: the file and its
+ * directory owned by the user and writable by no group or other, the directory not a link (a cache
+ * directory shared with others, or a `code-cache` linked into one, is neither read nor written).
+ *
  * It is only a cache: a missing, damaged or rejected one costs one ordinary start and is written again
  * after a run that ends with exit code 0 or 1 (a mistyped command leaves none), and again by a later run
  * that compiled more than it holds (see GROWTH_TO_REWRITE); one that cannot be read or
@@ -98,7 +102,8 @@ function cacheFileOf(
     // string changed) and carry the same mtime (installers that fix it, as Nix does; a copy that keeps
     // it) — and V8, comparing only the length, would run the old cache.
     // Node's flags too: V8 rejects a cache made under other flags, and one shared file would be written
-    // again on every run that alternates them.
+    // again on every run that alternates them. (A NODE_OPTIONS that changes on every run — a wrapper that
+    // adds a unique flag — makes a cache per run, each pruned in turn: the cache then does not help.)
     const build = createHash('sha1')
       .update(bundle)
       .update(
@@ -121,6 +126,10 @@ function readCache(file: string): Buffer | undefined {
     fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK | fs.constants.O_NOFOLLOW)
     const info = fs.fstatSync(fd)
     if (!info.isFile() || info.size > MAX_CACHE_BYTES || info.size <= MAGIC.length + DIGEST_BYTES)
+      return undefined
+    // A code cache is code: run only one that this user wrote and no one else could have changed, in a
+    // directory of this user's that no one else can write to (a shared cache directory, a link into one).
+    if (!ownedAndPrivate(info) || !ownedAndPrivate(fs.lstatSync(path.dirname(file)), 'directory'))
       return undefined
     const bytes = Buffer.allocUnsafe(info.size)
     let got = 0
@@ -153,6 +162,8 @@ function writeCache(file: string, payload: Buffer): void {
     const existing = fs.lstatSync(file, { throwIfNoEntry: false })
     if (existing !== undefined && !existing.isFile()) return
     fs.mkdirSync(dir, { recursive: true, mode: 0o700 })
+    // Not through a link to another directory, and not into one that others can write to (see readCache).
+    if (!ownedAndPrivate(fs.lstatSync(dir), 'directory')) return
     // Created new: whatever is already at this path (a FIFO, a link) is not opened, and not removed.
     fd = fs.openSync(temporary, 'wx', 0o600)
     created = true
@@ -173,6 +184,16 @@ function writeCache(file: string, payload: Buffer): void {
   }
 }
 
+/**
+ * A regular file (or, with `kind`, a real directory — not a link) of this process's user that neither its
+ * group nor others may write. Where there are no user ids (Windows), only the kind is checked.
+ */
+function ownedAndPrivate(info: fs.Stats, kind: 'file' | 'directory' = 'file'): boolean {
+  if (kind === 'file' ? !info.isFile() : !info.isDirectory()) return false
+  if (typeof process.getuid !== 'function') return true
+  return info.uid === process.getuid() && (info.mode & 0o022) === 0
+}
+
 /** A name this module writes: a cache, or a temporary file on its way to one. */
 const OWN_NAME = /^[0-9a-f]{16}\.[a-z]{2,16}\.bin(\.[0-9a-f]{12}\.tmp)?$/
 /** A temporary file older than this was left by a run that died before renaming it. */
@@ -190,7 +211,7 @@ function pruneCaches(dir: string): void {
     const info = fs.lstatSync(path.join(dir, name), { throwIfNoEntry: false })
     if (info === undefined || !info.isFile()) continue
     if (!name.endsWith('.tmp')) caches.push({ name, mtime: info.mtimeMs })
-    else if (now - info.mtimeMs > STALE_TEMPORARY_MS) removeQuietly(path.join(dir, name))
+    else if (Math.abs(now - info.mtimeMs) > STALE_TEMPORARY_MS) removeQuietly(path.join(dir, name))
   }
   caches.sort((a, b) => a.mtime - b.mtime)
   for (const { name } of caches.slice(0, Math.max(0, caches.length - MAX_FILES)))

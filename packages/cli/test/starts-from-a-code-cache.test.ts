@@ -2,6 +2,7 @@ import { execFile, execFileSync } from 'node:child_process'
 import { promisify } from 'node:util'
 import { createHash } from 'node:crypto'
 import {
+  chmod,
   copyFile,
   cp,
   mkdir,
@@ -173,7 +174,7 @@ describe('the sessiontape bin starts from a V8 code cache in the cache directory
 
   it('keeps at most 32 caches, removing the oldest first, and removes nothing it did not name', async () => {
     await freshCacheDir()
-    await mkdir(codeCacheDir())
+    await mkdir(codeCacheDir(), { mode: 0o700 })
     const old = Array.from({ length: 40 }, (_, i) => `${String(i).padStart(16, '0')}.list.bin`)
     for (const [i, name] of old.entries()) {
       const file = path.join(codeCacheDir(), name)
@@ -259,6 +260,49 @@ describe('the sessiontape bin starts from a V8 code cache in the cache directory
     await withFlag()
     expect(await caches()).toHaveLength(2)
     expect((await readFile(path.join(codeCacheDir(), plain!))).equals(plainBytes)).toBe(true)
+  })
+
+  it('runs only a cache this user wrote and no one else can change: not one in a shared directory or file', async () => {
+    // A cache made from other code of the same length (a build whose version string differs) and put at
+    // the path of ours: V8 checks only the length, so it would run that code.
+    const planter = path.join(work, 'cli-planter')
+    await mkdir(path.join(planter, 'bin'), { recursive: true })
+    await cp(path.join(work, 'cli/dist'), path.join(planter, 'dist'), { recursive: true })
+    await copyFile(bin, path.join(planter, 'bin/sessiontape.cjs'))
+    const plantedBundle = path.join(planter, 'dist/sessiontape.cjs')
+    const real = (await run(['--version'])).stdout.trim()
+    const text = await readFile(plantedBundle, 'latin1')
+    await writeFile(
+      plantedBundle,
+      text.replace(`version: "${real}"`, `version: "6${real.slice(1)}"`),
+      'latin1',
+    )
+    const plantCache = path.join(work, 'cache-planter')
+    await execFileAsync(process.execPath, [path.join(planter, 'bin/sessiontape.cjs'), '--version'], {
+      env: { ...process.env, SESSIONTAPE_CACHE_DIR: plantCache },
+    })
+    const [plantedName] = await readdir(path.join(plantCache, 'code-cache'))
+    const planted = await readFile(path.join(plantCache, 'code-cache', plantedName!))
+
+    await freshCacheDir()
+    await run(['--version'])
+    const [name] = await caches()
+    const file = path.join(codeCacheDir(), name!)
+    await writeFile(file, planted)
+    await chmod(file, 0o600)
+    // Ours in every way (this user's, private): it runs — the planted code is what a check must keep out.
+    expect((await run(['--version'])).stdout.trim()).toBe(`6${real.slice(1)}`)
+    // Writable by others: not run, and not written again (its directory is still ours; the file is not
+    // trusted, so the run made a new one).
+    await writeFile(file, planted)
+    await chmod(file, 0o666)
+    expect((await run(['--version'])).stdout.trim()).toBe(real)
+    // In a directory others can write to: not read, and nothing written there.
+    await writeFile(file, planted)
+    await chmod(file, 0o600)
+    await chmod(codeCacheDir(), 0o777)
+    expect((await run(['--version'])).stdout.trim()).toBe(real)
+    expect((await readFile(file)).equals(planted)).toBe(true)
   })
 
   it('a cache directory that cannot be made does not stop the command', async () => {
