@@ -30,6 +30,7 @@ describe('the example agent bundled by every common bundler records, then resume
 
   it.for(BUNDLERS)('%s', async (bundler, context) => {
     if (modules === undefined) {
+      // The bundlers come from the npm registry; offline they cannot be had: skipped with that reason.
       context.skip(`rollup and webpack could not be installed: ${skipReason}`)
       return
     }

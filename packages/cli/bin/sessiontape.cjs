@@ -4,4 +4,4 @@
 // Inside the repo, `pnpm build` produces dist/.
 'use strict'
 const path = require('node:path')
-require('../dist/start.cjs').startFromCodeCache(path.join(__dirname, '../dist/sessiontape.cjs'))
+require('../dist/start.cjs').startFromCodeCache(path.join(__dirname, '../dist/sessiontape.cjs'), require)

@@ -20,7 +20,7 @@ import { build, type BuildOptions, type Metafile } from 'esbuild'
 
 const packageDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 
-/** Writes `sessiontape.cjs` and `start.cjs` into `outDir`. */
+/** Writes `sessiontape.cjs`, `THIRD-PARTY-NOTICES.txt` and `start.cjs` into `outDir`. */
 export async function buildCli(outDir: string): Promise<void> {
   const common: BuildOptions = {
     bundle: true,
@@ -30,16 +30,16 @@ export async function buildCli(outDir: string): Promise<void> {
     conditions: ['@sessiontape/source'],
     logLevel: 'warning',
   }
+  const outfile = path.join(outDir, 'sessiontape.cjs')
   const { metafile } = await build({
     ...common,
     entryPoints: [path.join(packageDir, 'src/main.ts')],
     format: 'cjs',
     supported: { 'dynamic-import': false },
-    outfile: path.join(outDir, 'sessiontape.cjs'),
+    outfile,
     metafile: true,
   })
-  const outfile = path.join(outDir, 'sessiontape.cjs')
-  writeFileSync(path.join(outDir, 'THIRD-PARTY-NOTICES.txt'), thirdPartyLicenses(metafile, outfile))
+  writeFileSync(path.join(outDir, 'THIRD-PARTY-NOTICES.txt'), thirdPartyNotices(metafile, outfile))
   await build({
     ...common,
     entryPoints: [path.join(packageDir, 'src/start-from-code-cache.ts')],
@@ -56,7 +56,7 @@ const LICENSE_FILE = /^(licen[cs]e|copying)([-_.].*)?$/i
  * contributed bytes to `outfile`, not every file esbuild read (tree-shaken ones are not in it) — by name
  * and version. A package without a license file fails the build: its notice cannot be shipped.
  */
-function thirdPartyLicenses(metafile: Metafile, outfile: string): string {
+function thirdPartyNotices(metafile: Metafile, outfile: string): string {
   const output = Object.entries(metafile.outputs).find(
     ([file]) => path.resolve(file) === path.resolve(outfile),
   )

@@ -1,6 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto'
 import fs from 'node:fs'
-import { createRequire } from 'node:module'
 import path from 'node:path'
 import vm from 'node:vm'
 import { defaultCacheDir } from '@sessiontape/sessions/catalog'
@@ -28,11 +27,11 @@ import { defaultCacheDir } from '@sessiontape/sessions/catalog'
  *
  * It is only a cache: a missing, damaged or rejected one costs one ordinary start and is written again
  * after a run that ends with exit code 0 or 1 (a mistyped command leaves none), and again by a later run
- * that compiled more than it holds (see GROWTH_TO_REWRITE); one that cannot be read or
- * written is skipped without a word. Nothing but a regular file is ever read (a FIFO at its path cannot
- * hang the start), nothing else at its path is replaced, and files are created new (`wx`) then renamed
- * into place; at most {@link MAX_FILES} are kept, the oldest removed first, and nothing in the directory
- * that this module did not name is ever removed. Every command reads and may write here, with synchronous
+ * that compiled more than it holds (see GROWTH_TO_REWRITE); one that cannot be read or written is skipped
+ * without a word. Nothing but a regular file is ever read (a FIFO at its path cannot hang the start),
+ * nothing else at its path is replaced, and files are created new (`wx`) then renamed into place; at most
+ * {@link MAX_FILES} are kept, the oldest removed first, and nothing in the directory that this module did
+ * not name is ever removed. Every command reads and may write here, with synchronous
  * calls before and after its run: where the cache directory is on a mount that can hang (a network home),
  * `SESSIONTAPE_DISABLE_CODE_CACHE=1` turns the cache off (nothing read or written).
  */
@@ -57,16 +56,20 @@ type ModuleFunction = (
   dirname: string,
 ) => void
 
-/** Runs the CommonJS bundle at `bundle` (an absolute path) with the code cache of `argv`'s command. */
+/**
+ * Runs the CommonJS bundle at `bundle` (an absolute path) with the code cache of `argv`'s command. `require`
+ * is the bin's own: the bundle requires only Node's built-in modules, which resolve the same from anywhere,
+ * so no `createRequire` of a path computed at run time (which a bundler of this file could not follow).
+ */
 export function startFromCodeCache(
   bundle: string,
+  require: NodeJS.Require,
   argv: readonly string[] = process.argv,
   env: NodeJS.ProcessEnv = process.env,
 ): void {
-  const requireFromBundle = createRequire(bundle)
   const off = env.SESSIONTAPE_DISABLE_CODE_CACHE
   if (off !== undefined && off !== '' && off !== '0') {
-    requireFromBundle(bundle)
+    require(bundle)
     return
   }
   const bytes = fs.readFileSync(bundle)
@@ -88,7 +91,7 @@ export function startFromCodeCache(
   }
   const run = script.runInThisContext() as ModuleFunction
   const module = { exports: {} }
-  run.call(module.exports, module.exports, requireFromBundle, module, bundle, path.dirname(bundle))
+  run.call(module.exports, module.exports, require, module, bundle, path.dirname(bundle))
 }
 
 /** The cache's path for this build of the CLI and this command word; undefined when it cannot be named. */
@@ -125,10 +128,10 @@ function readCache(file: string): Buffer | undefined {
     // Non-blocking and not through a symlink: a FIFO put at this path must not hang the start.
     fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK | fs.constants.O_NOFOLLOW)
     const info = fs.fstatSync(fd)
-    if (!info.isFile() || info.size > MAX_CACHE_BYTES || info.size <= MAGIC.length + DIGEST_BYTES)
-      return undefined
-    // A code cache is code: run only one that this user wrote and no one else could have changed, in a
-    // directory of this user's that no one else can write to (a shared cache directory, a link into one).
+    if (info.size > MAX_CACHE_BYTES || info.size <= MAGIC.length + DIGEST_BYTES) return undefined
+    // A code cache is code: run only a regular file that this user wrote and no one else could have
+    // changed, in a directory of this user's that no one else can write to (not a shared cache directory,
+    // not a link into one).
     if (!ownedAndPrivate(info) || !ownedAndPrivate(fs.lstatSync(path.dirname(file)), 'directory'))
       return undefined
     const bytes = Buffer.allocUnsafe(info.size)
