@@ -15,7 +15,8 @@ import { defaultCacheDir } from '@sessiontape/sessions/catalog'
  * here through `vm.Script`, the API that takes a cache.
  *
  * File format, one file per command word (`search`, `list`…: each command compiles different functions)
- * and per build of the CLI: `STCODE1\n`, the SHA-1 of the payload (20 bytes), then the payload as
+ * and per build of the CLI: `STCODE2\n`, the SHA-1 of what follows it (20 bytes), a state byte (0: written
+ * by a run that had no cache to use; 1: checked by a run that used it), then the payload as
  * `vm.Script#createCachedData` made it. The name carries what V8 itself does not check: V8 rejects a cache
  * made by another V8 version or with other flags, but compares only the source's *length*, and checks no
  * checksum in release builds — so the name is a hash of the bundle's bytes with Node's version,
@@ -26,9 +27,11 @@ import { defaultCacheDir } from '@sessiontape/sessions/catalog'
  * directory shared with others, or a `code-cache` linked into one, is neither read nor written).
  *
  * It is only a cache: a missing, damaged or rejected one costs one ordinary start and is written again
- * after a run that ends with exit code 0 or 1 (a mistyped command leaves none), and again by a later run
- * that compiled more than it holds (see GROWTH_TO_REWRITE); one that cannot be read or written is skipped
- * without a word. Nothing but a regular file is ever read (a FIFO at its path cannot hang the start),
+ * after a run that ends with exit code 0 or 1 (a mistyped command leaves none). Making the data costs a
+ * run ~3.5 ms, so a run that used a cache makes it only to check the cache: the first run that uses a new
+ * cache, and then one run a day (see RECHECK_AFTER_MS), each writing the cache again when it compiled more
+ * than the cache holds (see GROWTH_TO_REWRITE). One that cannot be read or written is skipped without a
+ * word. Nothing but a regular file is ever read (a FIFO at its path cannot hang the start),
  * nothing else at its path is replaced, and files are created new (`wx`) then renamed into place; at most
  * {@link MAX_FILES} are kept, the oldest removed first, and nothing in the directory that this module did
  * not name is ever removed. Every command reads and may write here, with synchronous
@@ -36,12 +39,22 @@ import { defaultCacheDir } from '@sessiontape/sessions/catalog'
  * `SESSIONTAPE_DISABLE_CODE_CACHE=1` turns the cache off (nothing read or written).
  */
 
-const MAGIC = Buffer.from('STCODE1\n')
+const MAGIC = Buffer.from('STCODE2\n')
 const DIGEST_BYTES = 20
+/** The state byte: written by a run that had no cache to use, or checked since by a run that used it. */
+const UNCHECKED = 0
+const CHECKED = 1
+const HEADER_BYTES = MAGIC.length + DIGEST_BYTES + 1
 /** Caches kept: a file per command word (about 15) of one build, and room for a second build. */
 const MAX_FILES = 32
 /** How much larger than the cache it used a run's code cache must be to replace it. */
 const GROWTH_TO_REWRITE = 16 * 1024
+/**
+ * A checked cache is checked again by a run when it was last written or checked longer ago than this (its
+ * mtime says when): the functions a command compiles change with what it meets (a search that finds files
+ * changed compiles the catalog's refresh), and a check a day costs nothing a user would see.
+ */
+const RECHECK_AFTER_MS = 24 * 60 * 60 * 1000
 /** A code cache of the CLI is ~0.3–1 MB; past this a file is not one of ours. */
 const MAX_CACHE_BYTES = 64 * 1024 * 1024
 // The CommonJS wrapper Node itself puts around a module: the bundle runs as it would from require().
@@ -76,17 +89,23 @@ export function startFromCodeCache(
   const file = cacheFileOf(bytes, argv[2], env)
   const source = bytes.toString('utf8')
   const cached = file === undefined ? undefined : readCache(file)
-  const script = new vm.Script(WRAPPER_HEAD + source + WRAPPER_TAIL, { filename: bundle, cachedData: cached })
+  const script = new vm.Script(WRAPPER_HEAD + source + WRAPPER_TAIL, {
+    filename: bundle,
+    cachedData: cached?.payload,
+  })
   if (file !== undefined) {
     const usable = cached !== undefined && script.cachedDataRejected !== true
     // After the run: the cache then holds what the command compiled, not only the bundle's top level. A
-    // cache that was used is written again only when this run compiled more than it held (the first run
-    // of `search` may have built the index, the next ones read it: other functions); making the data to
-    // compare costs ~3 ms, once the cache holds all a command compiles it is not written again.
+    // cache that was used is checked by its first run (the run that wrote it may have built the index, the
+    // runs after it read it: other functions), then once a day; each check writes it again when this run
+    // compiled more than it held, else marks it checked.
     process.once('exit', (code) => {
       if (code !== 0 && code !== 1) return
+      if (usable && cached.state === CHECKED && Date.now() - cached.mtimeMs < RECHECK_AFTER_MS) return
       const data = script.createCachedData()
-      if (!usable || data.length > cached.length + GROWTH_TO_REWRITE) writeCache(file, data)
+      if (!usable || cached.state !== CHECKED || data.length > cached.payload.length + GROWTH_TO_REWRITE)
+        writeCache(file, data, usable ? CHECKED : UNCHECKED)
+      else markChecked(file)
     })
   }
   const run = script.runInThisContext() as ModuleFunction
@@ -121,14 +140,21 @@ function cacheFileOf(
   }
 }
 
-/** The cache's payload, or undefined: missing, not a regular file, too large, or its digest is wrong. */
-function readCache(file: string): Buffer | undefined {
+/** A cache as read: what V8 takes, its state byte, and when it was last written or checked. */
+interface CodeCache {
+  readonly payload: Buffer
+  readonly state: number
+  readonly mtimeMs: number
+}
+
+/** The cache, or undefined: missing, not a regular file, too large, or its digest is wrong. */
+function readCache(file: string): CodeCache | undefined {
   let fd: number | undefined
   try {
     // Non-blocking and not through a symlink: a FIFO put at this path must not hang the start.
     fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK | fs.constants.O_NOFOLLOW)
     const info = fs.fstatSync(fd)
-    if (info.size > MAX_CACHE_BYTES || info.size <= MAGIC.length + DIGEST_BYTES) return undefined
+    if (info.size > MAX_CACHE_BYTES || info.size <= HEADER_BYTES) return undefined
     // A code cache is code: run only a regular file that this user wrote and no one else could have
     // changed, in a directory of this user's that no one else can write to (not a shared cache directory,
     // not a link into one).
@@ -142,9 +168,15 @@ function readCache(file: string): Buffer | undefined {
       got += n
     }
     if (!bytes.subarray(0, MAGIC.length).equals(MAGIC)) return undefined
-    const payload = bytes.subarray(MAGIC.length + DIGEST_BYTES)
-    const digest = createHash('sha1').update(payload).digest()
-    return digest.equals(bytes.subarray(MAGIC.length, MAGIC.length + DIGEST_BYTES)) ? payload : undefined
+    const digest = createHash('sha1')
+      .update(bytes.subarray(MAGIC.length + DIGEST_BYTES))
+      .digest()
+    if (!digest.equals(bytes.subarray(MAGIC.length, MAGIC.length + DIGEST_BYTES))) return undefined
+    return {
+      payload: bytes.subarray(HEADER_BYTES),
+      state: bytes[HEADER_BYTES - 1]!,
+      mtimeMs: info.mtimeMs,
+    }
   } catch {
     return undefined
   } finally {
@@ -153,7 +185,7 @@ function readCache(file: string): Buffer | undefined {
 }
 
 /** Writes the cache as a new file renamed into place, then keeps the newest {@link MAX_FILES}. */
-function writeCache(file: string, payload: Buffer): void {
+function writeCache(file: string, payload: Buffer, state: number): void {
   const dir = path.dirname(file)
   // Random, not the pid alone: in a container every run may be pid 1, and a run killed mid-write leaves its
   // file behind (pruned later, see pruneCaches).
@@ -170,8 +202,9 @@ function writeCache(file: string, payload: Buffer): void {
     // Created new: whatever is already at this path (a FIFO, a link) is not opened, and not removed.
     fd = fs.openSync(temporary, 'wx', 0o600)
     created = true
-    const digest = createHash('sha1').update(payload).digest()
-    fs.writeSync(fd, Buffer.concat([MAGIC, digest, payload]))
+    const stateByte = Buffer.of(state)
+    const digest = createHash('sha1').update(stateByte).update(payload).digest()
+    fs.writeSync(fd, Buffer.concat([MAGIC, digest, stateByte, payload]))
     fs.closeSync(fd)
     fd = undefined
     fs.renameSync(temporary, file)
@@ -184,6 +217,24 @@ function writeCache(file: string, payload: Buffer): void {
     } catch {
       // Only a cache: what could not be tidied is overwritten or pruned later.
     }
+  }
+}
+
+/**
+ * Marks a checked cache as checked now (its mtime): the next check is a day away. Only the file that was
+ * read is touched: something else put at its path since (a link, a FIFO) is left alone.
+ */
+function markChecked(file: string): void {
+  let fd: number | undefined
+  try {
+    fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK | fs.constants.O_NOFOLLOW)
+    if (!ownedAndPrivate(fs.fstatSync(fd))) return
+    const now = new Date()
+    fs.futimesSync(fd, now, now)
+  } catch {
+    // Only a cache: an unmarked one is checked again by the next run.
+  } finally {
+    if (fd !== undefined) fs.closeSync(fd)
   }
 }
 

@@ -70,18 +70,21 @@ function run(
 const codeCacheDir = (): string => path.join(cacheDir, 'code-cache')
 const caches = async (): Promise<string[]> => (await readdir(codeCacheDir()).catch(() => [])).sort()
 
-/** Whether `bytes` is a cache file as the format says: magic, SHA-1 of the payload, payload. */
+/** Whether `bytes` is a cache file as the format says: magic, SHA-1 of the rest, state byte, payload. */
 function wellFormed(bytes: Buffer): boolean {
-  const payload = bytes.subarray(28)
   return (
-    bytes.subarray(0, 8).toString('latin1') === 'STCODE1\n' &&
-    payload.length > 0 &&
-    createHash('sha1').update(payload).digest().equals(bytes.subarray(8, 28))
+    bytes.subarray(0, 8).toString('latin1') === 'STCODE2\n' &&
+    bytes.length > 29 &&
+    [0, 1].includes(bytes[28]!) &&
+    createHash('sha1').update(bytes.subarray(28)).digest().equals(bytes.subarray(8, 28))
   )
 }
 
+/** The state byte: 0 written by a run that had no cache to use, 1 checked by a run that used it. */
+const stateOf = (bytes: Buffer): number => bytes[28]!
+
 describe('the sessiontape bin starts from a V8 code cache in the cache directory', () => {
-  it('the first run writes its command’s cache; the next run reads it, prints the same and leaves it as it was', async () => {
+  it('the first run writes its command’s cache; the next run reads it, checks it once; later runs leave it as it was', async () => {
     await freshCacheDir()
     const first = await run(['list', sessions, '--json'])
     expect(first).toMatchObject({ code: 0, stderr: '' })
@@ -89,14 +92,20 @@ describe('the sessiontape bin starts from a V8 code cache in the cache directory
     expect(names).toHaveLength(1)
     expect(names[0]).toMatch(/^[0-9a-f]{16}\.list\.bin$/)
     const file = path.join(codeCacheDir(), names[0]!)
-    const bytes = await readFile(file)
-    expect(wellFormed(bytes)).toBe(true)
-    const { mtimeMs } = await stat(file)
+    expect(wellFormed(await readFile(file))).toBe(true)
+    expect(stateOf(await readFile(file))).toBe(0)
 
+    // The first run that uses it writes it again as checked (with what that run compiled).
     const second = await run(['list', sessions, '--json'])
     expect(second).toEqual(first)
-    // Accepted by V8 and not outgrown: a cache that is missing, rejected, or held >16 KiB less than the run
-    // compiled is what makes a run write one.
+    const bytes = await readFile(file)
+    expect(wellFormed(bytes)).toBe(true)
+    expect(stateOf(bytes)).toBe(1)
+    const { mtimeMs } = await stat(file)
+
+    // Checked, accepted by V8: the runs after it neither make nor write a cache.
+    const third = await run(['list', sessions, '--json'])
+    expect(third).toEqual(first)
     expect(await caches()).toEqual(names)
     expect((await readFile(file)).equals(bytes)).toBe(true)
     expect((await stat(file)).mtimeMs).toBe(mtimeMs)
@@ -123,6 +132,33 @@ describe('the sessiontape bin starts from a V8 code cache in the cache directory
     expect(await caches()).toEqual([name])
   })
 
+  it('a checked cache is not checked again for a day: then a run that compiled more writes it again', async () => {
+    await freshCacheDir()
+    // `search --help` compiles little: its cache, checked by the second run, is small.
+    await run(['search', '--help'])
+    await run(['search', '--help'])
+    const [name] = await caches()
+    const file = path.join(codeCacheDir(), name!)
+    const small = await readFile(file)
+    expect(stateOf(small)).toBe(1)
+    // A search compiles much more, but the cache was checked today: the run uses it and leaves it.
+    expect((await run(['search', 'zebracornflux', sessions, '--json'])).code).toBe(1)
+    expect((await readFile(file)).equals(small)).toBe(true)
+    // Checked two days ago: the next search checks it, and writes it again with what it compiled.
+    const twoDaysAgo = Date.now() / 1000 - 2 * 24 * 3600
+    await utimes(file, twoDaysAgo, twoDaysAgo)
+    expect((await run(['search', 'zebracornflux', sessions, '--json'])).code).toBe(1)
+    const grown = await readFile(file)
+    expect(grown.length).toBeGreaterThan(small.length + 16 * 1024)
+    expect(wellFormed(grown)).toBe(true)
+    expect(stateOf(grown)).toBe(1)
+    // A check that finds nothing more to keep marks the cache checked (its mtime), and writes nothing.
+    await utimes(file, twoDaysAgo, twoDaysAgo)
+    expect((await run(['search', 'zebracornflux', sessions, '--json'])).code).toBe(1)
+    expect((await readFile(file)).equals(grown)).toBe(true)
+    expect((await stat(file)).mtimeMs).toBeGreaterThan(Date.now() - 60_000)
+  })
+
   it('a damaged cache, or one V8 refuses, is not run: the command runs as without one and the cache is written again', async () => {
     await freshCacheDir()
     const clean = await run(['list', sessions, '--json'])
@@ -139,9 +175,10 @@ describe('the sessiontape bin starts from a V8 code cache in the cache directory
     expect(rewritten.equals(damaged)).toBe(false)
 
     // Well-formed to us, but not a code cache: V8 rejects it, and it is replaced.
-    const junk = Buffer.from('not a code cache')
+    // A state byte (checked), then bytes that are not V8's.
+    const junk = Buffer.from('\x01not a code cache', 'latin1')
     const digest = createHash('sha1').update(junk).digest()
-    await writeFile(file, Buffer.concat([Buffer.from('STCODE1\n'), digest, junk]))
+    await writeFile(file, Buffer.concat([Buffer.from('STCODE2\n'), digest, junk]))
     expect(await run(['list', sessions, '--json'])).toEqual(clean)
     const replaced = await readFile(file)
     expect(wellFormed(replaced)).toBe(true)
@@ -252,6 +289,8 @@ describe('the sessiontape bin starts from a V8 code cache in the cache directory
       execFileAsync(process.execPath, ['--max-old-space-size=300', bin, '--version'], {
         env: { ...process.env, SESSIONTAPE_CACHE_DIR: cacheDir },
       })
+    // Written, then checked by the run after it: from then on, runs leave it as it is.
+    await run(['--version'])
     await run(['--version'])
     const [plain] = await caches()
     const plainBytes = await readFile(path.join(codeCacheDir(), plain!))
