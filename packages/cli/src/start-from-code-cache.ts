@@ -29,9 +29,9 @@ import { defaultCacheDir } from '@sessiontape/sessions/catalog'
  * It is only a cache: a missing, damaged or rejected one costs one ordinary start and is written again
  * after a run that ends with exit code 0 or 1 (a mistyped command leaves none). Making the data costs a
  * run ~3.5 ms, so a run that used a cache makes it only to check the cache: the first run that uses a new
- * cache, and then one run a day (see RECHECK_AFTER_MS), each writing the cache again when it compiled more
- * than the cache holds (see GROWTH_TO_REWRITE). One that cannot be read or written is skipped without a
- * word. Nothing but a regular file is ever read (a FIFO at its path cannot hang the start),
+ * cache writes it again with what that run compiled (state 1), and then one run a day (see
+ * RECHECK_AFTER_MS) writes it again when it compiled more than the cache holds (see GROWTH_TO_REWRITE), else
+ * only marks it checked (its mtime). One that cannot be read or written is skipped without a word. Nothing but a regular file is ever read (a FIFO at its path cannot hang the start),
  * nothing else at its path is replaced, and files are created new (`wx`) then renamed into place; at most
  * {@link MAX_FILES} are kept, the oldest removed first, and nothing in the directory that this module did
  * not name is ever removed. Every command reads and may write here, with synchronous
@@ -95,17 +95,21 @@ export function startFromCodeCache(
   })
   if (file !== undefined) {
     const usable = cached !== undefined && script.cachedDataRejected !== true
-    // After the run: the cache then holds what the command compiled, not only the bundle's top level. A
-    // cache that was used is checked by its first run (the run that wrote it may have built the index, the
-    // runs after it read it: other functions), then once a day; each check writes it again when this run
-    // compiled more than it held, else marks it checked.
+    // After the run: the cache then holds what the command compiled, not only the bundle's top level. The
+    // first run that uses a cache writes it again as checked, with what it compiled (the run that wrote it
+    // may have built the index, the runs after it read it: other functions); a checked cache is checked
+    // once a day, and written again only when this run compiled more than it holds.
     process.once('exit', (code) => {
       if (code !== 0 && code !== 1) return
-      if (usable && cached.state === CHECKED && Date.now() - cached.mtimeMs < RECHECK_AFTER_MS) return
+      // A checked time in the future (a clock that was wrong, a copied file) is no reason to wait.
+      const age = usable ? Date.now() - cached.mtimeMs : -1
+      if (usable && cached.state === CHECKED && age >= 0 && age < RECHECK_AFTER_MS) return
       const data = script.createCachedData()
       if (!usable || cached.state !== CHECKED || data.length > cached.payload.length + GROWTH_TO_REWRITE)
         writeCache(file, data, usable ? CHECKED : UNCHECKED)
-      else markChecked(file)
+      // Where the time cannot be set through the open file (Windows opens it without the right to), the
+      // cache is written again instead: either way the next check is a day away.
+      else if (!markChecked(file, cached)) writeCache(file, data, CHECKED)
     })
   }
   const run = script.runInThisContext() as ModuleFunction
@@ -140,11 +144,13 @@ function cacheFileOf(
   }
 }
 
-/** A cache as read: what V8 takes, its state byte, and when it was last written or checked. */
+/** A cache as read: what V8 takes, its state byte, when it was last written or checked, and which file. */
 interface CodeCache {
   readonly payload: Buffer
   readonly state: number
   readonly mtimeMs: number
+  readonly dev: number
+  readonly ino: number
 }
 
 /** The cache, or undefined: missing, not a regular file, too large, or its digest is wrong. */
@@ -176,6 +182,8 @@ function readCache(file: string): CodeCache | undefined {
       payload: bytes.subarray(HEADER_BYTES),
       state: bytes[HEADER_BYTES - 1]!,
       mtimeMs: info.mtimeMs,
+      dev: info.dev,
+      ino: info.ino,
     }
   } catch {
     return undefined
@@ -221,18 +229,24 @@ function writeCache(file: string, payload: Buffer, state: number): void {
 }
 
 /**
- * Marks a checked cache as checked now (its mtime): the next check is a day away. Only the file that was
- * read is touched: something else put at its path since (a link, a FIFO) is left alone.
+ * Marks the cache that was read as checked now (its mtime): the next check is a day away. Only that file
+ * (same device and inode), still this user's, in the private directory, is touched: another file put at its
+ * path since (a link, a FIFO, a cache another run renamed into place) is left alone. False when the time
+ * could not be set.
  */
-function markChecked(file: string): void {
+function markChecked(file: string, read: CodeCache): boolean {
   let fd: number | undefined
   try {
+    if (!ownedAndPrivate(fs.lstatSync(path.dirname(file)), 'directory')) return true
     fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK | fs.constants.O_NOFOLLOW)
-    if (!ownedAndPrivate(fs.fstatSync(fd))) return
+    const info = fs.fstatSync(fd)
+    if (!ownedAndPrivate(info) || info.dev !== read.dev || info.ino !== read.ino) return true
     const now = new Date()
     fs.futimesSync(fd, now, now)
+    return true
   } catch {
-    // Only a cache: an unmarked one is checked again by the next run.
+    // Gone, or not settable through this descriptor: the caller writes the cache again instead.
+    return false
   } finally {
     if (fd !== undefined) fs.closeSync(fd)
   }

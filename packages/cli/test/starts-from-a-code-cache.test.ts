@@ -154,9 +154,27 @@ describe('the sessiontape bin starts from a V8 code cache in the cache directory
     expect(stateOf(grown)).toBe(1)
     // A check that finds nothing more to keep marks the cache checked (its mtime), and writes nothing.
     await utimes(file, twoDaysAgo, twoDaysAgo)
+    const { ino } = await stat(file)
     expect((await run(['search', 'zebracornflux', sessions, '--json'])).code).toBe(1)
     expect((await readFile(file)).equals(grown)).toBe(true)
+    expect((await stat(file)).ino).toBe(ino)
     expect((await stat(file)).mtimeMs).toBeGreaterThan(Date.now() - 60_000)
+  })
+
+  it('a checked cache whose time is in the future (a clock that was wrong) is checked by the next run', async () => {
+    await freshCacheDir()
+    await run(['search', '--help'])
+    await run(['search', '--help'])
+    const [name] = await caches()
+    const file = path.join(codeCacheDir(), name!)
+    const small = await readFile(file)
+    expect(stateOf(small)).toBe(1)
+    const inTwoDays = Date.now() / 1000 + 2 * 24 * 3600
+    await utimes(file, inTwoDays, inTwoDays)
+    expect((await run(['search', 'zebracornflux', sessions, '--json'])).code).toBe(1)
+    const grown = await readFile(file)
+    expect(grown.length).toBeGreaterThan(small.length + 16 * 1024)
+    expect((await stat(file)).mtimeMs).toBeLessThan(Date.now() + 60_000)
   })
 
   it('a damaged cache, or one V8 refuses, is not run: the command runs as without one and the cache is written again', async () => {
