@@ -83,6 +83,21 @@ function wellFormed(bytes: Buffer): boolean {
 /** The state byte: 0 written by a run that had no cache to use, 1 checked by a run that used it. */
 const stateOf = (bytes: Buffer): number => bytes[28]!
 
+/**
+ * In a fresh cache directory, `search`'s cache as `search --help` leaves it: it compiles little, and the
+ * second run checks it, so the cache is small and checked. Returns its path and bytes.
+ */
+async function smallCheckedSearchCache(): Promise<{ file: string; small: Buffer }> {
+  await freshCacheDir()
+  await run(['search', '--help'])
+  await run(['search', '--help'])
+  const [name] = await caches()
+  const file = path.join(codeCacheDir(), name!)
+  const small = await readFile(file)
+  expect(stateOf(small)).toBe(1)
+  return { file, small }
+}
+
 describe('the sessiontape bin starts from a V8 code cache in the cache directory', () => {
   it('the first run writes its command’s cache; the next run reads it, checks it once; later runs leave it as it was', async () => {
     await freshCacheDir()
@@ -133,14 +148,7 @@ describe('the sessiontape bin starts from a V8 code cache in the cache directory
   })
 
   it('a checked cache is not checked again for a day: then a run that compiled more writes it again', async () => {
-    await freshCacheDir()
-    // `search --help` compiles little: its cache, checked by the second run, is small.
-    await run(['search', '--help'])
-    await run(['search', '--help'])
-    const [name] = await caches()
-    const file = path.join(codeCacheDir(), name!)
-    const small = await readFile(file)
-    expect(stateOf(small)).toBe(1)
+    const { file, small } = await smallCheckedSearchCache()
     // A search compiles much more, but the cache was checked today: the run uses it and leaves it.
     expect((await run(['search', 'zebracornflux', sessions, '--json'])).code).toBe(1)
     expect((await readFile(file)).equals(small)).toBe(true)
@@ -162,13 +170,7 @@ describe('the sessiontape bin starts from a V8 code cache in the cache directory
   })
 
   it('a checked cache whose time is in the future (a clock that was wrong) is checked by the next run', async () => {
-    await freshCacheDir()
-    await run(['search', '--help'])
-    await run(['search', '--help'])
-    const [name] = await caches()
-    const file = path.join(codeCacheDir(), name!)
-    const small = await readFile(file)
-    expect(stateOf(small)).toBe(1)
+    const { file, small } = await smallCheckedSearchCache()
     const inTwoDays = Date.now() / 1000 + 2 * 24 * 3600
     await utimes(file, inTwoDays, inTwoDays)
     expect((await run(['search', 'zebracornflux', sessions, '--json'])).code).toBe(1)
