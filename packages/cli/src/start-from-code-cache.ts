@@ -101,9 +101,7 @@ export function startFromCodeCache(
     // once a day, and written again only when this run compiled more than it holds.
     process.once('exit', (code) => {
       if (code !== 0 && code !== 1) return
-      // A checked time in the future (a clock that was wrong, a copied file) is no reason to wait.
-      const age = usable ? Date.now() - cached.mtimeMs : -1
-      if (usable && cached.state === CHECKED && age >= 0 && age < RECHECK_AFTER_MS) return
+      if (usable && checkedToday(cached)) return
       const data = script.createCachedData()
       if (!usable || cached.state !== CHECKED || data.length > cached.payload.length + GROWTH_TO_REWRITE)
         writeCache(file, data, usable ? CHECKED : UNCHECKED)
@@ -115,6 +113,15 @@ export function startFromCodeCache(
   const run = script.runInThisContext() as ModuleFunction
   const module = { exports: {} }
   run.call(module.exports, module.exports, require, module, bundle, path.dirname(bundle))
+}
+
+/**
+ * A cache checked by a run in the last {@link RECHECK_AFTER_MS}. A checked time in the future (a clock that
+ * was wrong, a copied file) is no reason to wait: that cache is checked now.
+ */
+function checkedToday(cache: CodeCache): boolean {
+  const age = Date.now() - cache.mtimeMs
+  return cache.state === CHECKED && age >= 0 && age < RECHECK_AFTER_MS
 }
 
 /** The cache's path for this build of the CLI and this command word; undefined when it cannot be named. */
