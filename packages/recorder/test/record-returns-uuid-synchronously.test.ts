@@ -5,6 +5,8 @@ import { tempDir } from './helpers/temp-dir.js'
 import { readTranscript } from './helpers/transcript.js'
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
+// RFC 9562 version 4: the version nibble is 4, the variant's two high bits are 10.
+const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/
 
 describe('record() returns the uuid synchronously and bookkeeps the chain synchronously', () => {
   it('returns a uuid at once and moves lastUuid inside the call', async () => {
@@ -17,6 +19,27 @@ describe('record() returns the uuid synchronously and bookkeeps the chain synchr
     const second = rec.record('assistant', { text: 'hello' })
     expect(rec.lastUuid).toBe(second)
     expect(second).not.toBe(first)
+  })
+
+  it('each uuid is a random version-4 uuid, none repeated over many draws of random bytes', async () => {
+    const dir = await tempDir()
+    const rec = createRecorder({ dir })
+    // 1,000 records: random bytes are drawn for 128 uuids at a time, so this crosses several draws.
+    const uuids = Array.from({ length: 1000 }, (_, i) => rec.record('event', { i }))
+    await rec.close()
+    for (const uuid of uuids) expect(uuid).toMatch(UUID_V4)
+    expect(new Set(uuids).size).toBe(uuids.length)
+    // Every one of the 122 random bits is 1 in some uuid and 0 in another (a counter or a constant fails).
+    const bits = (uuid: string) => BigInt(`0x${uuid.replaceAll('-', '')}`)
+    const fixed = (0xf000n << 64n) | (0xc000n << 48n)
+    let seenOne = 0n
+    let seenZero = 0n
+    for (const uuid of uuids) {
+      seenOne |= bits(uuid)
+      seenZero |= ~bits(uuid) & ((1n << 128n) - 1n)
+    }
+    expect((seenOne & seenZero) | fixed).toBe((1n << 128n) - 1n)
+    expect(readTranscript(rec.filePath).map((record) => record.uuid)).toEqual(uuids)
   })
 
   it('writes the envelope first, in order, then the data, one object per line', async () => {

@@ -337,6 +337,10 @@ export class RecordQueue {
         this.#heldChars -= heldCharsOf(record)
       }
       this.#records[i] = EMPTY
+      // The uuid and timestamp too: kept until the arrays are compacted, they would outlive two scavenges
+      // and be promoted, for the old generation's collector to find dead.
+      this.#uuids[i] = ''
+      this.#timestamps[i] = ''
     }
     this.#head += chunk.advance
     this.#headChars = chunk.nextHeadChars

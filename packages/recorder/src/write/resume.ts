@@ -1,8 +1,8 @@
-import { randomUUID } from 'node:crypto'
 import { closeSync, readSync } from 'node:fs'
 
 import { type RecorderError, RecorderErrorCode } from '../errors.js'
 import { isoTimestamp } from '../util/iso-timestamp.js'
+import { recordUuid } from '../util/record-uuid.js'
 import { RECOVERED_RECORD_TYPE } from '../format/record-format.js'
 import { type QueuedRecord, serializeRecord } from './serialize-record.js'
 import { inspectTailSync, inspectWholeTailSync, openRegularSync } from './inspect-tail.js'
@@ -108,7 +108,7 @@ export function recoveredRecord(
   parentUuid: string | null,
   torn: TornRange,
 ): { serialized: QueuedRecord; uuid: string; timestamp: string } {
-  const uuid = randomUUID()
+  const uuid = recordUuid()
   const timestamp = isoTimestamp()
   const serialized = serializeRecord(
     { uuid, parentUuid, sessionIdJson, timestamp, type: RECOVERED_RECORD_TYPE },

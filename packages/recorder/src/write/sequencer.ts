@@ -1,7 +1,6 @@
-import { randomUUID } from 'node:crypto'
-
 import { InvalidRecordError, RecorderClosedError, type RecorderErrorDetails } from '../errors.js'
 import { isoTimestamp } from '../util/iso-timestamp.js'
+import { recordUuid } from '../util/record-uuid.js'
 import type { RecordOptions } from './recorder-api.js'
 import type { RecordQueue } from './record-queue.js'
 import type { SessionRecord } from '../format/record-format.js'
@@ -89,7 +88,7 @@ export class Sequencer {
     const parentUuid = this.#parentFor(options, metadata)
     const timestamp = this.#timestampFor(options)
     const handOver = handOverOf(options) && this.#redact === undefined
-    const uuid = randomUUID()
+    const uuid = recordUuid()
     const envelope = { uuid, parentUuid, sessionIdJson: this.#sessionIdJson, timestamp, type }
     const fields = this.#rules.fields
     let serialized: QueuedRecord

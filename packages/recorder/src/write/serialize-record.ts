@@ -197,7 +197,7 @@ export function lineCharCodeAt(record: QueuedRecord, index: number): number {
 const typeJsonCache = new Map<string, string>()
 const TYPE_CACHE_MAX = 256
 const TYPE_CACHE_MAX_CHARS = 128
-// Lower-case hex and dashes, as randomUUID() makes them: such a parent needs no escaping.
+// Lower-case hex and dashes, as recordUuid() and randomUUID() make them: such a parent needs no escaping.
 const PLAIN_UUID = /^[0-9a-f-]{36}$/
 
 function typeJson(type: string): string {
