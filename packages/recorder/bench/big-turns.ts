@@ -5,12 +5,18 @@
 // event-loop delay as the write bench measures it (monitorEventLoopDelay, 1 ms resolution). For the longest
 // gaps between two ticks of a 1 ms timer it prints what ran inside them.
 //
+// Like the write bench, the process first runs the quick workload through a writer of its own, unmeasured
+// (`--cold`: not), so that V8 has compiled the code it measures. On Linux it also prints, for each of the
+// longest gaps, how long the loop's thread waited for a core in it (from /proc: the runqueue wait of
+// schedstat), and the CPU time of each thread of the process while the workload ran: in a cold process
+// V8's compiler threads take ~60 ms of CPU in the 100 ms of bursts, on the two cores the loop needs.
+//
 // It first prints the floors of a loop turn, each the minimum of many repetitions (so a busy machine's
 // preemptions drop out): JSON.stringify of one big record with its envelope, of a turn's 199 chat records,
 // escaping the big record's string in the writer's 64 Ki pieces, testing those pieces for a character to
 // escape (what the writer does first), and encoding the escaped text.
 //
-// Run: node --conditions=@sessiontape/source --import tsx bench/big-turns.ts [ours|ours-handover|stringify-only]
+// Run: node --conditions=@sessiontape/source --import tsx bench/big-turns.ts [ours|ours-handover|stringify-only] [--cold]
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
@@ -21,10 +27,11 @@ import { mayHoldString } from '../src/write/held-scan.js'
 import { JsonWalk, stringifyHolding } from '../src/write/json-walk.js'
 import { RecordQueue } from '../src/write/record-queue.js'
 import { bigData, chatData, envelopeLine } from './records.js'
-import { drive, prepare } from './workloads.js'
+import { drive, prepare, warmUp } from './workloads.js'
 import { openWriter, type Variant } from './writers.js'
 
-const variant = (process.argv[2] ?? 'ours') as Variant
+const variant = (process.argv.slice(2).find((arg) => !arg.startsWith('--')) ?? 'ours') as Variant
+const cold = process.argv.includes('--cold')
 // The test held-text.ts makes before escaping a piece (a copy: it is not exported).
 // eslint-disable-next-line no-control-regex -- the control characters are exactly what must be found
 const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/
@@ -60,6 +67,13 @@ RecordQueue.prototype.nextChunk = function timed(this: RecordQueue, maxBytes: nu
   if (chunk !== null)
     span(`chunk ${(chunk.buffer.length / 1024).toFixed(0)} KiB, ${chunk.completes} rec`, start)
   return chunk
+}
+// eslint-disable-next-line @typescript-eslint/unbound-method
+const packAhead = RecordQueue.prototype.packAhead
+RecordQueue.prototype.packAhead = function timed(this: RecordQueue, maxBytes: number, deadline?: number) {
+  const start = performance.now()
+  packAhead.call(this, maxBytes, deadline)
+  span('pack ahead', start)
 }
 // eslint-disable-next-line @typescript-eslint/unbound-method
 const step = JsonWalk.prototype.step
@@ -118,6 +132,12 @@ function fastest(runs: number, work: () => unknown, digits = 2): string {
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sessiontape-big-turns-'))
 prepare('big', false)
+if (!cold) {
+  await warmUp('big', () => openWriter(variant, path.join(dir, 'warm-up')))
+  spans.length = 0
+  slowBytes = 0
+  slowCount = 0
+}
 const writer = await openWriter(variant, dir)
 // Bursts: wrap write() to time the run of calls between two yields.
 let burstStart = -1
@@ -140,13 +160,37 @@ const gcObserver = new PerformanceObserver((list) => {
   }
 })
 gcObserver.observe({ entryTypes: ['gc'] })
+// Linux: how long the loop's thread has waited for a core (ms), and each thread's CPU time (ms).
+const schedstat = (tid: number | string) =>
+  fs.readFileSync(`/proc/self/task/${tid}/schedstat`, 'latin1').split(' ')
+const hasSchedstat = (() => {
+  try {
+    return schedstat(process.pid).length >= 2
+  } catch {
+    return false
+  }
+})()
+const runqueueWait = () => (hasSchedstat ? Number(schedstat(process.pid)[1]) / 1e6 : NaN)
+const threadCpu = () =>
+  new Map(
+    hasSchedstat
+      ? fs.readdirSync('/proc/self/task').map((tid) => [tid, Number(schedstat(tid)[0]) / 1e6] as const)
+      : [],
+  )
 const ticks: number[] = []
-const timer = setInterval(() => ticks.push(performance.now()), 1)
+const waits: number[] = []
+const timer = setInterval(() => {
+  ticks.push(performance.now())
+  waits.push(runqueueWait())
+}, 1)
 const delay = monitorEventLoopDelay({ resolution: 1 })
 await new Promise((resolve) => setTimeout(resolve, 20))
 delay.enable()
+const cpuBefore = threadCpu()
 const started = performance.now()
 await drive('big', writer, false)
+const burstsMs = performance.now() - started
+const cpuAfterBursts = threadCpu()
 await writer.finish()
 delay.disable()
 const elapsed = performance.now() - started
@@ -156,7 +200,9 @@ gcObserver.disconnect()
 await writer.close()
 fs.rmSync(dir, { recursive: true, force: true })
 
-const gaps = ticks.slice(1).map((t, i) => ({ from: ticks[i]!, to: t, ms: t - ticks[i]! }))
+const gaps = ticks
+  .slice(1)
+  .map((t, i) => ({ from: ticks[i]!, to: t, ms: t - ticks[i]!, waited: waits[i + 1]! - waits[i]! }))
 gaps.sort((a, b) => b.ms - a.ms)
 console.log(
   `${variant}: big workload ${elapsed.toFixed(0)} ms, loop delay max ${(delay.max / 1e6).toFixed(1)} ms, ` +
@@ -186,5 +232,20 @@ for (const gap of gaps.slice(0, 5)) {
     .filter((s) => s.start < gap.to && s.start + s.ms > gap.from)
     .sort((a, b) => a.start - b.start)
     .map((s) => `${s.label} ${s.ms.toFixed(2)}`)
-  console.log(`  gap ${gap.ms.toFixed(1)} ms: ${inside.join(' | ')}`)
+  const waited = hasSchedstat ? `, waiting for a core ${gap.waited.toFixed(1)} ms` : ''
+  console.log(
+    `  gap ${gap.ms.toFixed(1)} ms at ${(gap.from - started).toFixed(0)} ms${waited}: ${inside.join(' | ')}`,
+  )
+}
+if (hasSchedstat) {
+  const busy = [...cpuAfterBursts]
+    .map(([tid, ms]) => ({ tid, ms: ms - (cpuBefore.get(tid) ?? 0) }))
+    .filter((thread) => thread.ms >= 1)
+  const loop = busy.find((thread) => thread.tid === String(process.pid))
+  const others = busy.filter((thread) => thread !== loop)
+  console.log(
+    `  CPU while the ${burstsMs.toFixed(0)} ms of bursts ran: loop thread ${(loop?.ms ?? 0).toFixed(0)} ms, ` +
+      `${others.length} other threads ${others.reduce((sum, thread) => sum + thread.ms, 0).toFixed(0)} ms ` +
+      `(${others.map((thread) => thread.ms.toFixed(0)).join(', ')})`,
+  )
 }

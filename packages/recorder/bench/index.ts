@@ -6,7 +6,9 @@
 //      pnpm --filter @sessiontape/recorder bench -- --quick (smaller workloads, 3 repetitions)
 // Env: WRITE_BENCH_REPS (default 3); WRITE_BENCH_WORKLOADS / WRITE_BENCH_VARIANTS (comma lists) to run a subset;
 //      WRITE_BENCH_BASE=<recorder package dir of an earlier commit> adds `ours-base` and `ours-base-handover`
-//      (the same as `ours` and `ours-handover` with that build), side by side in the same run.
+//      (the same as `ours` and `ours-handover` with that build), side by side in the same run;
+//      WRITE_BENCH_COLD=1 measures each process's first run of its workload (by default every process runs the
+//      workload's quick version first, unmeasured, so that V8 has compiled the code it measures: see warmUp).
 // The read-side benchmark is separate: node --conditions=@sessiontape/source --import tsx bench/read.ts
 import { execFileSync } from 'node:child_process'
 import fs from 'node:fs'
@@ -21,6 +23,7 @@ import { BASE_VARIANTS, VARIANTS, type Variant } from './writers.js'
 const here = path.dirname(fileURLToPath(import.meta.url))
 const quick = process.argv.includes('--quick')
 const reps = Number(process.env.WRITE_BENCH_REPS ?? 3)
+const cold = process.env.WRITE_BENCH_COLD === '1'
 if (!Number.isInteger(reps) || reps < 1)
   throw new TypeError(`WRITE_BENCH_REPS must be a positive integer, got ${reps}`)
 
@@ -30,6 +33,7 @@ function runOnce(variant: Variant, workload: Workload): Result {
     const output = execFileSync(
       process.execPath,
       [
+        '--expose-gc',
         '--conditions=@sessiontape/source',
         '--import',
         'tsx',
@@ -38,6 +42,7 @@ function runOnce(variant: Variant, workload: Workload): Result {
         workload,
         dir,
         ...(quick ? ['--quick'] : []),
+        ...(cold ? ['--cold'] : []),
       ],
       { cwd: path.dirname(here), encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 1 << 20 },
     )
@@ -92,7 +97,7 @@ for (const [key, list] of runs) medians.set(key, median(list))
 
 console.log(
   `@sessiontape/recorder write bench — Node ${process.version}, ${os.cpus().length} CPUs, ${os.platform()} ${os.release()}, ` +
-    `${quick ? 'quick' : 'full'} workloads, median of ${reps} runs per cell, ${((Date.now() - started) / 1000).toFixed(0)} s, ` +
+    `${quick ? 'quick' : 'full'} workloads, ${cold ? 'cold processes' : 'each process warmed up by the quick workload first'}, median of ${reps} runs per cell, ${((Date.now() - started) / 1000).toFixed(0)} s, ` +
     `load average ${loadAtStart.toFixed(1)} at the start, ${os.loadavg()[0]!.toFixed(1)} at the end` +
     `${process.env.WRITE_BENCH_BASE === undefined ? '' : `; ours-base = ${process.env.WRITE_BENCH_BASE}`}\n`,
 )

@@ -1,15 +1,17 @@
-// One measurement in its own process: `run-variant.ts <variant> <workload> <dir> [--quick]`.
+// One measurement in its own process: `run-variant.ts <variant> <workload> <dir> [--quick] [--cold]`.
+// `--cold`: measure the process's first run of the workload (by default its quick version runs first: see warmUp).
 // Prints one JSON line with the figures.
 import path from 'node:path'
 import { monitorEventLoopDelay } from 'node:perf_hooks'
 
 import { createRecorder } from '../src/index.js'
 import { installFsCounters } from './fs-counters.js'
-import { drive, prepare, type Workload } from './workloads.js'
+import { drive, prepare, warmUp, type Workload } from './workloads.js'
 import { openWriter, type Variant } from './writers.js'
 
 const [variant, workload, dir] = process.argv.slice(2) as [Variant, Workload, string]
 const quick = process.argv.includes('--quick')
+const cold = process.argv.includes('--cold')
 const { counts, reset } = installFsCounters()
 
 prepare(workload, quick)
@@ -19,6 +21,11 @@ prepare(workload, quick)
 // could still be running when the workload starts, and its ~26 reads counted as the workload's).
 const warm = createRecorder({ dir: path.join(dir, 'warm-up'), meta: false })
 await warm.close()
+if (!cold) {
+  await warmUp(workload, () => openWriter(variant, path.join(dir, 'warm-up')))
+  // What the warm-up left is collected, so that the measured phase starts from the same heap in every variant.
+  ;(globalThis as { gc?: () => void }).gc?.()
+}
 const writer = await openWriter(variant, dir)
 const delay = monitorEventLoopDelay({ resolution: 1 })
 // Settle whatever the setup left running before the measured phase.

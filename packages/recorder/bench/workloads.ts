@@ -84,6 +84,21 @@ export function prepare(workload: Workload, quick: boolean): void {
     for (const [kind, mb] of bigRecords(workload, quick)) hugeData(kind, mb)
 }
 
+/**
+ * Runs the workload's quick version once through a writer of its own (`open`), unmeasured, and waits for it
+ * to finish: the process then measures code V8 has compiled, as in an agent that has been recording for a
+ * while. In a fresh process the optimizing compiler works through the recorder's code during the first
+ * hundred milliseconds, on threads that compete with the loop's for the two cores here (docs/big-records.md,
+ * "Cold processes"); `JSON.stringify` is native and has little to compile.
+ */
+export async function warmUp(workload: Workload, open: () => Promise<Writer>): Promise<void> {
+  prepare(workload, true)
+  const writer = await open()
+  await drive(workload, writer, true)
+  await writer.finish()
+  await writer.close()
+}
+
 /** Calls `write` for every record of the workload; returns the number of records and the time spent in calls. */
 export async function drive(
   workload: Workload,
