@@ -68,6 +68,20 @@ RecordQueue.prototype.nextChunk = function timed(this: RecordQueue, maxBytes: nu
     span(`chunk ${(chunk.buffer.length / 1024).toFixed(0)} KiB, ${chunk.completes} rec`, start)
   return chunk
 }
+// The synchronous part of each asynchronous fs call the recorder makes: handing the request to libuv's
+// threadpool (the recorder reaches these through the module object at call time).
+for (const name of ['read', 'write', 'fdatasync', 'fsync', 'fstat'] as const) {
+  const target = fs as unknown as Record<string, (...args: unknown[]) => unknown>
+  const original = target[name]!
+  target[name] = function submitted(this: unknown, ...args: unknown[]) {
+    const start = performance.now()
+    try {
+      return original.apply(this, args)
+    } finally {
+      span(`fs.${name} handed to the threadpool`, start)
+    }
+  }
+}
 // eslint-disable-next-line @typescript-eslint/unbound-method
 const packAhead = RecordQueue.prototype.packAhead
 RecordQueue.prototype.packAhead = function timed(this: RecordQueue, maxBytes: number, deadline?: number) {
@@ -229,7 +243,9 @@ for (const label of [
   )
 for (const gap of gaps.slice(0, 5)) {
   const inside = spans
-    .filter((s) => s.start < gap.to && s.start + s.ms > gap.from)
+    .filter(
+      (s) => s.start < gap.to && s.start + s.ms > gap.from && (s.ms >= 0.1 || !s.label.startsWith('fs.')),
+    )
     .sort((a, b) => a.start - b.start)
     .map((s) => `${s.label} ${s.ms.toFixed(2)}`)
   const waited = hasSchedstat ? `, waiting for a core ${gap.waited.toFixed(1)} ms` : ''

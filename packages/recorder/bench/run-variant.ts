@@ -1,5 +1,7 @@
 // One measurement in its own process: `run-variant.ts <variant> <workload> <dir> [--quick] [--cold]`.
 // `--cold`: measure the process's first run of the workload (by default its quick version runs first: see warmUp).
+// `--mark`: print `measured phase begins` / `measured phase ends` lines around it, to cut V8's own traces
+// (`node --trace-gc-nvp`, which print to stdout too) to the measured phase.
 // Prints one JSON line with the figures.
 import path from 'node:path'
 import { monitorEventLoopDelay } from 'node:perf_hooks'
@@ -12,6 +14,7 @@ import { openWriter, type Variant } from './writers.js'
 const [variant, workload, dir] = process.argv.slice(2) as [Variant, Workload, string]
 const quick = process.argv.includes('--quick')
 const cold = process.argv.includes('--cold')
+const mark = process.argv.includes('--mark')
 const { counts, reset } = installFsCounters()
 
 prepare(workload, quick)
@@ -36,10 +39,12 @@ await new Promise((resolve) => setTimeout(resolve, 20))
 const rssBeforeMb = process.memoryUsage.rss() / 2 ** 20
 reset()
 delay.enable()
+if (mark) process.stdout.write('measured phase begins\n')
 const start = performance.now()
 const { records, callNs } = await drive(workload, writer, quick)
 await writer.finish()
 const elapsedMs = performance.now() - start
+if (mark) process.stdout.write('measured phase ends\n')
 delay.disable()
 const hot = { ...counts }
 await writer.close()
