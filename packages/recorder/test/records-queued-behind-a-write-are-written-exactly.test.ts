@@ -150,6 +150,81 @@ describe('records queued behind a write in flight are written exactly, in order'
     expect(rec.stats()).toMatchObject({ pendingRecords: 0, pendingChars: 0, persisted: expected.length })
   })
 
+  // A burst longer than 64 records behind a write in flight is packed within record() itself, every 64th call
+  // (so that a scavenge in the middle of the burst finds few records alive as strings) — also when record()
+  // is called from inside the walk of a record handed over (a getter of its data): the packs are made of the
+  // records behind the one walked.
+  it('long bursts behind a write in flight, and records made from inside a handed-over record being walked: byte-exact, in order', async () => {
+    const dir = await tempDir()
+    const sizes: number[] = []
+    let release: (() => void) | null = null
+    const seam = fakeFs({
+      overrides: {
+        write: (real) => async (fd, buffer, offset, length) => {
+          sizes.push(length)
+          if (sizes.length % 2 === 1) await new Promise<void>((resolve) => (release = resolve))
+          return real(fd, buffer, offset, length)
+        },
+      },
+    })
+    const rec = createRecorder({ dir, fs: seam, fsync: 'never', meta: false, maxWriteBytes: MAX_WRITE })
+    await rec.ready()
+    const expected: Array<Record<string, unknown>> = []
+    let walked = 0
+    for (let burst = 0; burst < 12; burst++) {
+      for (let i = 0; i < 300; i++) {
+        if (i === 150) {
+          const handed = {
+            burst,
+            handed: true,
+            // Read when the record is walked, in a later turn: it records 70 more records from in there.
+            get inner() {
+              walked++
+              for (let k = 0; k < 70; k++) {
+                const data = { burst, inner: k, text: `from the walk ${k} "é" ${'z'.repeat(k * 7)}` }
+                expected.push(data)
+                rec.record('note', data)
+              }
+              return 'read'
+            },
+          }
+          expected.push({ burst, handed: true, inner: 'read' })
+          rec.record('tool_result', handed, { handOver: true })
+          continue
+        }
+        const data = { burst, i, text: `turn ${i} "quoted" \\ café 😀 ${'y'.repeat((burst * 31 + i) % 300)}` }
+        expected.push(data)
+        rec.record(i % 2 === 0 ? 'user' : 'assistant', data)
+      }
+      if (burst % 3 === 2) {
+        ;(release as (() => void) | null)?.()
+        release = null
+      }
+      await tick()
+    }
+    const flushed = rec.flush()
+    while (!(await Promise.race([flushed.then(() => true), tick().then(() => false)]))) {
+      ;(release as (() => void) | null)?.()
+      release = null
+    }
+    await rec.close()
+
+    // Every record handed over was walked (the walk reads a small container's getter twice: once to size it).
+    expect(walked).toBeGreaterThanOrEqual(12)
+    const { data } = writtenExactly(rec.filePath)
+    // The walk's records were recorded after the burst that queued the record walked: compare as sets of
+    // lines per origin, then the order within each origin.
+    expect(data).toHaveLength(expected.length)
+    expect(data.filter((record) => !('inner' in record) || record.handed === true)).toEqual(
+      expected.filter((record) => !('inner' in record) || record.handed === true),
+    )
+    expect(data.filter((record) => typeof record.inner === 'number')).toEqual(
+      expected.filter((record) => typeof record.inner === 'number'),
+    )
+    expect(Math.max(...sizes)).toBeLessThanOrEqual(MAX_WRITE)
+    expect(rec.stats()).toMatchObject({ pendingRecords: 0, pendingChars: 0, persisted: expected.length })
+  })
+
   // Any mix of what the queue meets: bursts of records of every kind the queue treats apart (small ones it
   // encodes ahead into packs, ones too big for a pack, ones bigger than a third of a write, ones holding a
   // long string, ones handed over), loop turns between them, writes that land but answer late, reach the
