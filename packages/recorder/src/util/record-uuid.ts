@@ -24,7 +24,8 @@ let hexPairs: Uint16Array | null = null
 /** A random (version 4, RFC 9562) uuid from the crypto random source, in lower case, as one flat string. */
 export function recordUuid(): string {
   if (random === null || text === null || hexPairs === null) {
-    random = Buffer.allocUnsafe(UUIDS_PER_DRAW * 16)
+    // Not from Node's shared pool: another buffer's `.buffer` would show the next uuids' bytes.
+    random = Buffer.allocUnsafeSlow(UUIDS_PER_DRAW * 16)
     text = Buffer.alloc(36, '-')
     hexPairs = new Uint16Array(256)
     for (let byte = 0; byte < 256; byte++)
