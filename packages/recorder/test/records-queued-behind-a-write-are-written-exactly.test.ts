@@ -150,10 +150,8 @@ describe('records queued behind a write in flight are written exactly, in order'
     expect(rec.stats()).toMatchObject({ pendingRecords: 0, pendingChars: 0, persisted: expected.length })
   })
 
-  // A burst longer than 64 records behind a write in flight is packed within record() itself, every 64th call
-  // (so that a scavenge in the middle of the burst finds few records alive as strings) — also when record()
-  // is called from inside the walk of a record handed over (a getter of its data): the packs are made of the
-  // records behind the one walked.
+  // Bursts of hundreds of records behind a write in flight, packed ahead between turns; and record() called
+  // from inside the walk of a record handed over (a getter of its data), while records behind it are packed.
   it('long bursts behind a write in flight, and records made from inside a handed-over record being walked: byte-exact, in order', async () => {
     const dir = await tempDir()
     const sizes: number[] = []

@@ -73,7 +73,7 @@ class SessionRecorder implements Recorder {
     const admitted = admission.makeRoomFor(prepared)
     sequencer.accept(prepared, admitted === 'over')
     if (type === TITLE_RECORD_TYPE) this.#p.meta?.noteTitle(data)
-    writer.queued(prepared.chars - prepared.heldChars)
+    writer.schedule()
     return prepared.uuid
   }
 

@@ -9,15 +9,6 @@ import type { FailureLatch } from './failure-latch.js'
 import type { WatermarkView } from './watermarks.js'
 import { type CycleSettings, WriteCycle } from './write-cycle.js'
 
-// While a write is in flight, record() packs the records queued since the last pack once they are this many,
-// or this much of the recorder's own text (code units): so the packing done inside one call stays about what
-// serializing that much cost the calls before it — a pack's run is encoded whole once begun (see queued()).
-const PACK_WITHIN_THE_CALL_RECORDS = 64
-const PACK_WITHIN_THE_CALL_CHARS = 32 * 1024
-// No second run is begun after this long. (A first run can be longer only when the task after the last
-// turn ran out of its own budget, leaving more than 1.5 ms of records unpacked: then up to one pack, 1 MiB.)
-const PACK_WITHIN_THE_CALL_MS = 0.25
-
 export interface WriterSettings extends CycleSettings {
   readonly fs: RecorderFs
   readonly lock: LockKeeper
@@ -57,9 +48,6 @@ export class Writer {
   #scheduled = false
   // A packAhead() task is scheduled.
   #packing = false
-  // Records queued by record() since packAhead() last ran, and their own text in code units (see queued()).
-  #queuedSincePack = 0
-  #charsSincePack = 0
   #stopped = false
   #idle: { readonly promise: Promise<void>; readonly resolve: () => void } | null = null
   // Every run of the loop not yet settled — the current one and any a synchronous drain took over, whose
@@ -134,31 +122,6 @@ export class Writer {
     this.schedule()
   }
 
-  /**
-   * A record was queued by record(), with `ownChars` code units of its own text (its held strings aside).
-   * While a write cycle is in flight, the records queued are packed by a task after the caller's turn (see
-   * #packLater); in a long synchronous burst, record() packs the ones queued since the last pack at once,
-   * every {@link PACK_WITHIN_THE_CALL_RECORDS} records or {@link PACK_WITHIN_THE_CALL_CHARS} code units, so
-   * that a scavenge in the middle of the burst finds few records alive as strings. On the `big` write-bench
-   * workload (200 records a turn) that halved the scavenges' survivors again (2.7–3.0 → 1.2–1.7 MiB per run)
-   * and their pauses (docs/big-records.md, "Flat uuids and warm processes").
-   */
-  queued(ownChars: number): void {
-    if (this.#busy && !this.#stopped) {
-      this.#queuedSincePack++
-      this.#charsSincePack += ownChars
-      if (
-        this.#queuedSincePack >= PACK_WITHIN_THE_CALL_RECORDS ||
-        this.#charsSincePack >= PACK_WITHIN_THE_CALL_CHARS
-      ) {
-        this.#queuedSincePack = 0
-        this.#charsSincePack = 0
-        this.#s.queue.packAhead(this.#s.maxWriteBytes, performance.now() + PACK_WITHIN_THE_CALL_MS)
-      }
-    }
-    this.schedule()
-  }
-
   schedule(): void {
     if (this.#busy) {
       this.#packLater()
@@ -187,8 +150,6 @@ export class Writer {
     this.#packing = true
     setImmediate(() => {
       this.#packing = false
-      this.#queuedSincePack = 0
-      this.#charsSincePack = 0
       if (!this.#stopped) this.#s.queue.packAhead(this.#s.maxWriteBytes)
     })
   }
