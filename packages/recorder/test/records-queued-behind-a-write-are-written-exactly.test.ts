@@ -33,6 +33,39 @@ function writtenExactly(filePath: string): { data: Array<Record<string, unknown>
 // Records waiting behind a write in flight are encoded ahead of their write, in a task after the caller's
 // turn (so they do not stay alive as strings): what reaches the file must be the same bytes, in the same
 // order, each write within maxWriteBytes, and the queue's counts the same as before they were encoded.
+/**
+ * A recorder whose first write of every `holdEvery` waits until released: bursts pile up behind it, as behind
+ * a slow disk. `release()` lets the write held go; `flushAndClose()` releases held writes until everything
+ * recorded is flushed, then closes. `sizes`: the length of every write.
+ */
+async function recorderBehindHeldWrites(holdEvery: number) {
+  const dir = await tempDir()
+  const sizes: number[] = []
+  let held: (() => void) | null = null
+  const seam = fakeFs({
+    overrides: {
+      write: (real) => async (fd, buffer, offset, length) => {
+        sizes.push(length)
+        if (sizes.length % holdEvery === 1) await new Promise<void>((resolve) => (held = resolve))
+        return real(fd, buffer, offset, length)
+      },
+    },
+  })
+  const rec = createRecorder({ dir, fs: seam, fsync: 'never', meta: false, maxWriteBytes: MAX_WRITE })
+  await rec.ready()
+  const release = () => {
+    const go = held
+    held = null
+    go?.()
+  }
+  const flushAndClose = async () => {
+    const flushed = rec.flush()
+    while (!(await Promise.race([flushed.then(() => true), tick().then(() => false)]))) release()
+    await rec.close()
+  }
+  return { rec, sizes, release, flushAndClose }
+}
+
 describe('records queued behind a write in flight are written exactly, in order', () => {
   it('bursts of small records among records holding long strings: byte-exact lines, counts kept, writes bounded', async () => {
     const dir = await tempDir()
@@ -102,21 +135,8 @@ describe('records queued behind a write in flight are written exactly, in order'
   // Chat: no big record ahead, only the write in flight (and the read that checks the file before the next
   // one). The records queued meanwhile are encoded ahead too; the file must not tell.
   it('bursts of small records behind a write in flight, nothing big ahead: byte-exact lines, counts kept, writes bounded', async () => {
-    const dir = await tempDir()
-    const sizes: number[] = []
-    let release: (() => void) | null = null
-    const seam = fakeFs({
-      overrides: {
-        write: (real) => async (fd, buffer, offset, length) => {
-          sizes.push(length)
-          // Every third write waits a few loop turns: bursts pile up behind it, as behind a slow disk.
-          if (sizes.length % 3 === 1) await new Promise<void>((resolve) => (release = resolve))
-          return real(fd, buffer, offset, length)
-        },
-      },
-    })
-    const rec = createRecorder({ dir, fs: seam, fsync: 'never', meta: false, maxWriteBytes: MAX_WRITE })
-    await rec.ready()
+    // Every third write waits a few loop turns.
+    const { rec, sizes, release, flushAndClose } = await recorderBehindHeldWrites(3)
     const expected: Array<Record<string, unknown>> = []
     for (let burst = 0; burst < 40; burst++) {
       for (let i = 0; i < 50; i++) {
@@ -128,20 +148,11 @@ describe('records queued behind a write in flight are written exactly, in order'
         expected.push(data)
         rec.record(i % 2 === 0 ? 'user' : 'assistant', data)
       }
-      if (burst % 4 === 3) {
-        ;(release as (() => void) | null)?.()
-        release = null
-      }
+      if (burst % 4 === 3) release()
       await tick()
       await tick()
     }
-    const flushed = rec.flush()
-    // Release the writes still held until the flush is answered.
-    while (!(await Promise.race([flushed.then(() => true), tick().then(() => false)]))) {
-      ;(release as (() => void) | null)?.()
-      release = null
-    }
-    await rec.close()
+    await flushAndClose()
 
     expect(writtenExactly(rec.filePath).data).toEqual(expected)
     expect(Math.max(...sizes)).toBeLessThanOrEqual(MAX_WRITE)
@@ -153,20 +164,7 @@ describe('records queued behind a write in flight are written exactly, in order'
   // Bursts of hundreds of records behind a write in flight, packed ahead between turns; and record() called
   // from inside the walk of a record handed over (a getter of its data), while records behind it are packed.
   it('long bursts behind a write in flight, and records made from inside a handed-over record being walked: byte-exact, in order', async () => {
-    const dir = await tempDir()
-    const sizes: number[] = []
-    let release: (() => void) | null = null
-    const seam = fakeFs({
-      overrides: {
-        write: (real) => async (fd, buffer, offset, length) => {
-          sizes.push(length)
-          if (sizes.length % 2 === 1) await new Promise<void>((resolve) => (release = resolve))
-          return real(fd, buffer, offset, length)
-        },
-      },
-    })
-    const rec = createRecorder({ dir, fs: seam, fsync: 'never', meta: false, maxWriteBytes: MAX_WRITE })
-    await rec.ready()
+    const { rec, sizes, release, flushAndClose } = await recorderBehindHeldWrites(2)
     const expected: Array<Record<string, unknown>> = []
     let walked = 0
     for (let burst = 0; burst < 12; burst++) {
@@ -194,18 +192,10 @@ describe('records queued behind a write in flight are written exactly, in order'
         expected.push(data)
         rec.record(i % 2 === 0 ? 'user' : 'assistant', data)
       }
-      if (burst % 3 === 2) {
-        ;(release as (() => void) | null)?.()
-        release = null
-      }
+      if (burst % 3 === 2) release()
       await tick()
     }
-    const flushed = rec.flush()
-    while (!(await Promise.race([flushed.then(() => true), tick().then(() => false)]))) {
-      ;(release as (() => void) | null)?.()
-      release = null
-    }
-    await rec.close()
+    await flushAndClose()
 
     // Every record handed over was walked (the walk reads a small container's getter twice: once to size it).
     expect(walked).toBeGreaterThanOrEqual(12)
