@@ -89,7 +89,7 @@ export function prepare(workload: Workload, quick: boolean): void {
  * to finish: the process then measures code V8 has compiled, as in an agent that has been recording for a
  * while. In a fresh process the optimizing compiler works through the recorder's code during the first
  * hundred milliseconds, on threads that compete with the loop's for the two cores here (docs/big-records.md,
- * "Cold processes"); `JSON.stringify` is native and has little to compile.
+ * "Flat uuids and warm processes"); `JSON.stringify` is native and has little to compile.
  */
 export async function warmUp(workload: Workload, open: () => Promise<Writer>): Promise<void> {
   prepare(workload, true)
