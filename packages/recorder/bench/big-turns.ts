@@ -24,6 +24,7 @@ import { constants, monitorEventLoopDelay, PerformanceObserver } from 'node:perf
 
 import { createRecorder } from '../src/index.js'
 import { mayHoldString } from '../src/write/held-scan.js'
+import { needsEscape } from '../src/write/held-text.js'
 import { JsonWalk, stringifyHolding } from '../src/write/json-walk.js'
 import { RecordQueue } from '../src/write/record-queue.js'
 import { bigData, chatData, envelopeLine } from './records.js'
@@ -32,9 +33,6 @@ import { openWriter, type Variant } from './writers.js'
 
 const variant = (process.argv.slice(2).find((arg) => !arg.startsWith('--')) ?? 'ours') as Variant
 const cold = process.argv.includes('--cold')
-// The test held-text.ts makes before escaping a piece (a copy: it is not exported).
-// eslint-disable-next-line no-control-regex -- the control characters are exactly what must be found
-const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/
 const GC_KINDS: Record<number, string> = {
   [constants.NODE_PERFORMANCE_GC_MINOR]: 'scavenge',
   [constants.NODE_PERFORMANCE_GC_MAJOR]: 'mark-compact',
@@ -121,7 +119,7 @@ function fastest(runs: number, work: () => unknown, digits = 2): string {
         for (let i = 0; i < 199; i++) envelopeLine('s', null, 'assistant', chatData(i))
       })}; ` +
       `escaping its string in 64 Ki pieces ${fastest(200, () => pieces.map((piece) => JSON.stringify(piece)))}, ` +
-      `testing those pieces for a character to escape (what the writer does: base64 has none) ${fastest(200, () => pieces.map((piece) => NEEDS_ESCAPE.test(piece)))}, ` +
+      `testing those pieces for a character to escape (what the writer does: base64 has none) ${fastest(200, () => pieces.map(needsEscape))}, ` +
       `encoding the escaped text ${fastest(200, () => escaped.reduce((at, text) => at + out.write(text, at), 0))}`,
   )
   // What record() itself costs for the big record, beyond the caller's own JSON.stringify above: the scan

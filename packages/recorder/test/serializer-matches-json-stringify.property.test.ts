@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest'
 import { HOLD_CHARS } from '../src/write/held-scan.js'
 import {
   type HeldText,
+  needsEscape,
   textOf as heldTextOf,
   unitAt,
   utf8BytesOf,
@@ -653,6 +654,25 @@ describe.for([1, 2, 5])('held text of strings of %i code units or more (the snap
 })
 
 describe('held strings', () => {
+  it('are left as they are exactly when JSON.stringify would leave them (the test before escaping a piece)', () => {
+    const leftAsIs = (piece: string) => JSON.stringify(piece) === `"${piece}"`
+    fc.assert(
+      fc.property(
+        fc.oneof(fc.string({ unit: 'binary' }), fc.string({ unit: 'binary-ascii' }), adversarial),
+        (piece) => {
+          expect(needsEscape(piece)).toBe(!leftAsIs(piece))
+        },
+      ),
+      { numRuns: 2000 },
+    )
+    // Each character JSON.stringify escapes, alone and at either end of a long one-byte string.
+    for (let code = 0; code < 0x10000; code++) {
+      const char = String.fromCharCode(code)
+      for (const piece of [char, `${char}${'A'.repeat(100)}`, `${'A'.repeat(100)}${char}`])
+        expect(needsEscape(piece)).toBe(!leftAsIs(piece))
+    }
+  })
+
   it('split no surrogate pair across the escape pieces of a long string', () => {
     // 64 Ki code units per piece: a pair straddling that boundary, then lone halves around it.
     const big = `${'a'.repeat(64 * 1024 - 1)}😀${'\ud800'}x${'\udc00'}${'b'.repeat(300_000)}😀`
