@@ -97,27 +97,26 @@ export class ExpectedContent {
   }
 
   /**
-   * Before a write: the file still ends, at `expected`, with the bytes we left there, and still starts with
-   * its first bytes. The last bytes are read one byte past that end, so a file grown (an append), shrunk or
-   * overwritten (other bytes there) fails it; the first bytes catch a file rewritten in place to the same
-   * size between this read and our last write (our last bytes then end it again, after theirs). Both are
-   * read at once: one round trip.
+   * Before a write: the file still starts with its first bytes, and still ends, at `expected`, with the
+   * bytes we left there. The last bytes are read one byte past that end, so a file grown (an append), shrunk
+   * or overwritten (other bytes there) fails it; the first bytes catch a file rewritten in place to the same
+   * size between this read and our last write (our last bytes then end it again, after theirs).
+   *
+   * The two reads go one after the other, the end last (what others change most often, read closest to our
+   * write). Not at once: the second of two requests handed to libuv's threadpool in the same moment waits
+   * for the threadpool's lock while the worker woken by the first holds it, and on a VM that wait is a
+   * sleep of 0.3–3 ms on the loop's thread — 17–21 ms per run of the write bench's `big` workload, and its
+   * longest stalls (docs/big-records.md, "The read before each write, one request at a time").
    */
   *endsAsExpected(fd: number, expected: number): io.Io<boolean> {
     const tail = this.#tail
     const head = this.#head
-    const atEnd = Buffer.allocUnsafe(tail.length + 1)
     const atStart = Buffer.allocUnsafe(head.length)
-    const [gotEnd, gotStart] = yield* io.reads(fd, [
-      { buffer: atEnd, position: expected - tail.length },
-      { buffer: atStart, position: 0 },
-    ])
-    return (
-      gotEnd === tail.length &&
-      atEnd.subarray(0, gotEnd).equals(tail) &&
-      gotStart === head.length &&
-      atStart.equals(head)
-    )
+    const gotStart = head.length === 0 ? 0 : yield* io.read(fd, atStart, 0, head.length, 0)
+    if (gotStart !== head.length || !atStart.equals(head)) return false
+    const atEnd = Buffer.allocUnsafe(tail.length + 1)
+    const gotEnd = yield* io.read(fd, atEnd, 0, atEnd.length, expected - tail.length)
+    return gotEnd === tail.length && atEnd.subarray(0, gotEnd).equals(tail)
   }
 
   /** Whether the file open as `fd`, `size` bytes long, ends with the last bytes our writes left. */

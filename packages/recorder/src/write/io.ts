@@ -36,8 +36,6 @@ export type IoOp =
       readonly length: number
       readonly position: number
     }
-  /** Several reads of one file at once (in parallel on the threadpool): one round trip instead of two. */
-  | { readonly op: 'reads'; readonly fd: number; readonly reads: readonly PositionedRead[] }
   | { readonly op: 'fdatasync'; readonly fd: number }
   | { readonly op: 'fstat'; readonly fd: number }
   | { readonly op: 'lstat'; readonly path: string }
@@ -47,12 +45,6 @@ export type IoOp =
   | { readonly op: 'sleep'; readonly ms: number }
   /** The session lock must be ours: the async driver waits for an attempt to settle, the sync one cannot. */
   | { readonly op: 'lock' }
-
-/** `buffer.length` bytes (fewer at the end of the file) to read at `position`. */
-export interface PositionedRead {
-  readonly buffer: Uint8Array
-  readonly position: number
-}
 
 /** A procedure of the write core: yields calls, receives their results, returns `T`. */
 export type Io<T> = Generator<IoOp, T, unknown>
@@ -78,10 +70,6 @@ export function* read(
   position: number,
 ): Io<number> {
   return (yield { op: 'read', fd, buffer, offset, length, position }) as number
-}
-/** Bytes read by each of `reads` (each one call: fewer than asked only at the end of the file). */
-export function* reads(fd: number, reads: readonly PositionedRead[]): Io<number[]> {
-  return (yield { op: 'reads', fd, reads }) as number[]
 }
 export function* fdatasync(fd: number): Io<void> {
   yield { op: 'fdatasync', fd }
@@ -280,12 +268,6 @@ function execAsync(op: IoOp, driver: AsyncDriver): Promise<unknown> {
       return limited(() => fs.write(op.fd, op.buffer, op.offset, op.length))
     case 'read':
       return limited(() => fs.read(op.fd, op.buffer, op.offset, op.length, op.position))
-    case 'reads':
-      return Promise.all(
-        op.reads.map((read) =>
-          limited(() => fs.read(op.fd, read.buffer, 0, read.buffer.length, read.position)),
-        ),
-      )
     case 'fdatasync':
       return limited(() => fs.fdatasync(op.fd))
     case 'fstat':
@@ -316,8 +298,6 @@ function execSync(op: IoOp, driver: SyncDriver): unknown {
       return fs.writeSync(op.fd, op.buffer, op.offset, op.length)
     case 'read':
       return fs.readSync(op.fd, op.buffer, op.offset, op.length, op.position)
-    case 'reads':
-      return op.reads.map((read) => fs.readSync(op.fd, read.buffer, 0, read.buffer.length, read.position))
     case 'fdatasync':
       return fs.fdatasyncSync(op.fd)
     case 'fstat':
