@@ -235,6 +235,8 @@ for (const label of [
   'GC mark-compact',
   'GC incremental',
   'GC weak-cb',
+  'fs.read handed to the threadpool',
+  'fs.write handed to the threadpool',
 ])
   console.log(
     `  ${label}: ${count(label)}, total ${total(label).toFixed(1)} ms, longest ${most(label).toFixed(2)} ms`,

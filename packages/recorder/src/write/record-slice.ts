@@ -11,8 +11,12 @@ import { lineCharCodeAt as charCodeAt, lineChars, lineText, type QueuedRecord } 
 export const TURN_BUDGET_MS = 1.5
 
 // A slice's buffer: room for what the turn's budget produced last time, plus half of it (the slice ends on
-// the clock before it is full unless the rate rose); not below 64 KiB, so a slow slice (a turn the machine
-// took away) does not make the next ones small. Before the first slice: about what base64 escapes and
+// the clock before it is full unless the rate rose), rounded up to a power of two; not below 64 KiB, so a
+// slow slice (a turn the machine took away) does not make the next ones small. The rounding is for reuse:
+// ChunkBuffers hands out the last buffer written only when it is big enough, and the rate moves by tens of
+// per cent from one slice to the next — sized to each, the `big` workload made 10–12 buffers (22–32 MiB)
+// and V8 answered that external memory with 3 mark-compacts per run, up to 5.9 ms each; rounded, 3 buffers
+// (5 MiB) and none (bench/big-turns.ts). Before the first slice: about what base64 escapes and
 // encodes per ms on the 2-core reference VM.
 const SLICE_HEADROOM = 1.5
 const MIN_SLICE_BYTES = 64 * 1024
@@ -66,7 +70,7 @@ export function encodeSlice(
     to = limit
   } else {
     const expected = Math.ceil(bytesPerMs * TURN_BUDGET_MS * SLICE_HEADROOM)
-    buffer = buffers.take(Math.min(maxBytes, worst, Math.max(MIN_SLICE_BYTES, expected)))
+    buffer = buffers.take(Math.min(maxBytes, worst, powerOfTwoAtLeast(Math.max(MIN_SLICE_BYTES, expected))))
     while (to < limit) {
       // Whatever the next units escape to fits: the chunk never passes the buffer, nor maxBytes.
       const room = Math.floor((buffer.length - offset) / MAX_BYTES_PER_UNIT)
@@ -83,4 +87,9 @@ export function encodeSlice(
     if (to < limit) bytesPerMs = offset / Math.max(performance.now() - started, 0.01)
   }
   return { buffer: buffer.subarray(0, offset), to, bytesPerMs }
+}
+
+/** The least power of two that is at least `n` (n ≥ 1). */
+function powerOfTwoAtLeast(n: number): number {
+  return 2 ** Math.ceil(Math.log2(n))
 }
