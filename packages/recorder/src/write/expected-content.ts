@@ -106,7 +106,9 @@ export class ExpectedContent {
    * write). Not at once: the second of two requests handed to libuv's threadpool in the same moment waits
    * for the threadpool's lock while the worker woken by the first holds it, and on a VM that wait is a
    * sleep of 0.3–3 ms on the loop's thread — 17–21 ms per run of the write bench's `big` workload, and its
-   * longest stalls (docs/big-records.md, "The read before each write, one request at a time").
+   * longest stalls (docs/big-records.md, "One read at a time, and a cheaper escape test"). The price: the
+   * first line is read one round trip before the write instead of in the same moment, so a rewrite in place
+   * that keeps the size and our last bytes and lands in that round trip goes unseen until the next check.
    */
   *endsAsExpected(fd: number, expected: number): io.Io<boolean> {
     const tail = this.#tail

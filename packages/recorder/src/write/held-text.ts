@@ -127,8 +127,9 @@ function escapeRange(raw: string, a: number, b: number, out: string[]): void {
 }
 
 // The control characters JSON.stringify escapes. The test is anchored and negated — "every unit is not a
-// control" — because V8 runs that as one tight loop over the string, where an unanchored `/[\0-\x1f]/`
-// tries a match at every position: 1.2 against 2.8 ms for 2.5 MB of base64 (bench/escape-test.ts).
+// control" — because V8 runs that as one tight loop over the string, where an unanchored class tries a
+// match at every position: the old test's whole class anchored took 1.9 against 2.8 ms for 2.5 MB of
+// base64, and `needsEscape` as a whole takes 1.2 (bench/escape-test.ts).
 // eslint-disable-next-line no-control-regex -- the control characters are exactly what must be found
 const NO_CONTROL = /^[^\u0000-\u001f]*$/
 
@@ -147,7 +148,7 @@ export function needsEscape(piece: string): boolean {
  * A piece of a held string as it reads inside a JSON string literal. Most long strings (base64, ASCII
  * text) need no escape at all: then the piece is returned as is — a slice, which V8 makes without copying
  * — instead of a new string of the same size, which would be garbage for the young generation: 100 MB of it
- * in the write bench's `big` workload. Testing costs less than escaping: 1.2 against 2.6 ms (escape) for that
+ * in the write bench's `big` workload. Testing costs less than escaping: 1.2 against 2.4 ms (escape) for that
  * workload's 2.5 MB of base64, measured alone (bench/escape-test.ts).
  */
 function escapePiece(piece: string): string {
