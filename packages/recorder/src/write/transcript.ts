@@ -295,8 +295,9 @@ export class Transcript {
 
   /**
    * Before a write: the file still starts with its first line and ends with the bytes our writes left,
-   * where they left them (two short reads, the first line first). When it does not, the caller checks first: a file overwritten in place is never written, and
-   * bytes someone appended (a partial line, say) are never glued to our next record.
+   * where they left them (two short reads, the first line first). When it does not, the caller checks
+   * first: a file overwritten in place is never written, and bytes someone appended (a partial line, say)
+   * are never glued to our next record.
    */
   *unchanged(): io.Io<boolean> {
     if (this.#fd === null) return true
