@@ -7,7 +7,7 @@
 // Run: node --conditions=@sessiontape/source --import tsx bench/escape-test.ts
 import { randomBytes } from 'node:crypto'
 
-import { isHighSurrogate, needsEscape, PIECE_CHARS } from '../src/write/held-text.js'
+import { needsEscape, PIECE_CHARS, pieceEnd } from '../src/write/held-text.js'
 
 // The test before: a match tried at every position, and every surrogate (paired too) sent to the escape.
 // eslint-disable-next-line no-control-regex -- the control characters are what it looks for
@@ -29,11 +29,11 @@ const tests: Record<string, (piece: string) => boolean> = {
   'JSON.stringify the piece': (piece) => JSON.stringify(piece).length !== piece.length + 2,
 }
 
+// Cut as the writer cuts a held string (no surrogate pair split).
 function pieces(text: string): string[] {
   const out: string[] = []
   for (let from = 0; from < text.length;) {
-    let end = Math.min(text.length, from + PIECE_CHARS)
-    if (end < text.length && isHighSurrogate(text.charCodeAt(end - 1))) end--
+    const end = pieceEnd(text, from, PIECE_CHARS)
     out.push(text.slice(from, end))
     from = end
   }

@@ -30,9 +30,6 @@ function writtenExactly(filePath: string): { data: Array<Record<string, unknown>
   return { data, lines }
 }
 
-// Records waiting behind a write in flight are encoded ahead of their write, in a task after the caller's
-// turn (so they do not stay alive as strings): what reaches the file must be the same bytes, in the same
-// order, each write within maxWriteBytes, and the queue's counts the same as before they were encoded.
 /**
  * A recorder whose first write of every `holdEvery` waits until released: bursts pile up behind it, as behind
  * a slow disk. `release()` lets the write held go; `flushAndClose()` releases held writes until everything
@@ -66,6 +63,9 @@ async function recorderBehindHeldWrites(holdEvery: number) {
   return { rec, sizes, release, flushAndClose }
 }
 
+// Records waiting behind a write in flight are encoded ahead of their write, in a task after the caller's
+// turn (so they do not stay alive as strings): what reaches the file must be the same bytes, in the same
+// order, each write within maxWriteBytes, and the queue's counts the same as before they were encoded.
 describe('records queued behind a write in flight are written exactly, in order', () => {
   it('bursts of small records among records holding long strings: byte-exact lines, counts kept, writes bounded', async () => {
     const dir = await tempDir()

@@ -156,7 +156,7 @@ function escapePiece(piece: string): string {
 }
 
 /** `from + count`, moved back by one when that would split a surrogate pair. */
-function pieceEnd(raw: string, from: number, count: number): number {
+export function pieceEnd(raw: string, from: number, count: number): number {
   const end = Math.min(raw.length, from + count)
   if (end < raw.length && end - 1 > from && isHighSurrogate(raw.charCodeAt(end - 1))) return end - 1
   return end
