@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest'
 
 import { recorderWithARacedWrite } from './helpers/race-our-next-write.js'
 import { tempDir } from './helpers/temp-dir.js'
+import { readTranscript } from './helpers/transcript.js'
 
 // Tamper seed 25 case 3, at a known moment with real file operations: the transcript is cut to nothing just
 // after the recorder's last look and before its write lands (the write then starts the file again), and an
@@ -31,5 +32,26 @@ describe('a write raced by a cut to nothing, the file then replaced, reports wha
       .map((error) => /(\d+) record\(s\) already written were lost/.exec(error.message)?.[1])
     expect(reports).toEqual(['3'])
     expect(fs.readFileSync(rec.filePath, 'utf8')).toContain(raced)
+  })
+
+  it('deleted instead of replaced: the loss is counted; the raced write is carried into the new file', async () => {
+    const dir = await tempDir()
+    const { rec, errors, arm } = recorderWithARacedWrite(dir, (filePath) => ({
+      before: () => fs.truncateSync(filePath, 0),
+      after: () => fs.unlinkSync(filePath),
+    }))
+    for (let i = 0; i < 3; i++) rec.record('chat', { i })
+    await rec.flush()
+    arm()
+    const raced = rec.record('chat', { i: 3 })
+    await rec.flush()
+    const after = rec.record('chat', { i: 4 })
+    await rec.flush()
+    await rec.close()
+    const lost = errors
+      .map((error) => /(\d+) record\(s\) already written were lost/.exec(error.message)?.[1])
+      .filter((count) => count !== undefined)
+    expect(lost).toEqual(['3'])
+    expect(readTranscript(rec.filePath).map((record) => record.uuid)).toEqual([raced, after])
   })
 })

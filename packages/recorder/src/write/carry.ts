@@ -1,5 +1,12 @@
 import { type RecorderError, RecorderErrorCode } from '../errors.js'
-import { bytesAt, lastLineEndOfAny, lastUuidsOf, lineEndFrom, recordUuidOf } from './file-scan.js'
+import {
+  bytesAt,
+  lastLineEndOfAny,
+  lastUuidsOf,
+  lineEndFrom,
+  lineStartBefore,
+  recordUuidOf,
+} from './file-scan.js'
 import * as io from './io.js'
 
 /**
@@ -135,8 +142,8 @@ function findRecords(carry: Carry, bytes: Buffer, record: (uuid: string) => void
  * Our last write (`lastWrite.length` bytes ending at `ourEnd`, begun at a line start of ours) after someone's
  * bytes that did not end with a newline: its first record is glued to their line. The carry that writes it
  * again, from this same file, or null when nothing is glued. `theirsFrom`: where their bytes before our last
- * write begin (they were appended between our writes); `size`: the file's size now, bytes after `ourEnd`
- * being theirs too (appended after our last write).
+ * write begin, when they were appended between our writes (else, after a cut, the glued line's start is read
+ * back); `size`: the file's size now, bytes after `ourEnd` being theirs too (appended after our last write).
  */
 export function* gluedRecordCarry(
   fd: number,
@@ -150,10 +157,12 @@ export function* gluedRecordCarry(
   if ((yield* bytesAt(fd, start - 1, 1))[0] === NEWLINE) return null
   const end = yield* lineEndFrom(fd, start, ourEnd)
   if (end === null) return null
-  // Their unfinished lines, before and after our last write: should this file leave the path, the carry
-  // from it copies what is ours on either side of them, and never them (see carryOnLetGo).
+  // The unfinished lines before and after our last write: should this file leave the path, the carry from
+  // it copies what is ours on either side of them, and never them (see carryOnLetGo). Before it: someone's
+  // append (from `theirsFrom`), or what a cut left of a line (one of ours, counted lost with the cut).
+  const before = theirsFrom ?? (yield* lineStartBefore(fd, start))
   const skip: Skip[] = []
-  if (theirsFrom !== undefined && theirsFrom < start) skip.push({ from: theirsFrom, to: start })
+  if (before !== null && before < start) skip.push({ from: before, to: start })
   if (ourEnd < size) skip.push({ from: ourEnd, to: size })
   return { fd, start, end, copied: 0, lineHead: EMPTY, torn: false, skip }
 }

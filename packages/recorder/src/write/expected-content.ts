@@ -25,6 +25,8 @@ const TAIL_BYTES = 64
 // write (an append racing it, between the read before the write and the write): what one write call of
 // another tool appends in that moment. Past it, the file is taken for rewritten in place (and reported so).
 const SHIFT_LIMIT = 1024 * 1024
+// Enough of a write's first bytes for the uuid of the record it starts with (`{"uuid":"` and 36 characters).
+const WRITE_HEAD_BYTES = 64
 
 /** How the file compares with what our writes left. */
 export type ContentMatch =
@@ -43,11 +45,17 @@ export class ExpectedContent {
   #head: Buffer = Buffer.alloc(0)
   /** The last bytes of the file as we left it; they end at the size we expect. */
   #tail: Buffer = Buffer.alloc(0)
+  /**
+   * The first bytes of our last write call (a record's start names its uuid): with the tail, they find that
+   * write again in a file cut or rewritten since, someone's bytes maybe after it (see {@link lastWriteEnd}).
+   */
+  #writeHead: Buffer = Buffer.alloc(0)
 
   /** A new file, empty, or none yet: nothing to expect but what we write. */
   clear(): void {
     this.#head = Buffer.alloc(0)
     this.#tail = Buffer.alloc(0)
+    this.#writeHead = Buffer.alloc(0)
   }
 
   /** Takes what the file holds now as the expectation (at open, after a change we accept). */
@@ -90,6 +98,7 @@ export class ExpectedContent {
     if (base === this.#head.length && this.#head.indexOf(NEWLINE) === -1 && base < HEAD_BYTES) {
       this.#head = firstLineOf(Buffer.concat([this.#head, bytes.subarray(0, HEAD_BYTES - base)]))
     }
+    this.#writeHead = Buffer.from(bytes.subarray(0, WRITE_HEAD_BYTES))
     this.#tail =
       bytes.length >= TAIL_BYTES
         ? Buffer.from(bytes.subarray(bytes.length - TAIL_BYTES))
@@ -121,11 +130,25 @@ export class ExpectedContent {
     return gotEnd === tail.length && atEnd.subarray(0, gotEnd).equals(tail)
   }
 
-  /** Whether the file open as `fd`, `size` bytes long, ends with the last bytes our writes left. */
-  *endsWithOurs(fd: number, size: number): io.Io<boolean> {
-    const tail = this.#tail
-    if (tail.length === 0 || size < tail.length) return false
-    return (yield* bytesAt(fd, size - tail.length, tail.length)).equals(tail)
+  /**
+   * Where our last write call (`length` bytes) ends in the file open as `fd`, `size` bytes long, cut or
+   * rewritten since we left it, or null when it is not there whole. It may have landed after someone's cut
+   * (a race with it) and have someone's bytes after it: an append since, within {@link SHIFT_LIMIT}. Found by
+   * its first bytes (a record's start, its uuid: found once) and its last bytes, `length` apart; the one
+   * nearest the end when there are more.
+   */
+  *lastWriteEnd(fd: number, size: number, length: number): io.Io<number | null> {
+    const head = this.#writeHead
+    if (head.length === 0 || length < head.length || size < length) return null
+    // Its last bytes, as far as they are its own (a short write's tail starts in the write before it).
+    const ownTail = this.#tail.subarray(this.#tail.length - Math.min(this.#tail.length, length))
+    const lowest = Math.max(0, size - length - SHIFT_LIMIT)
+    const window = yield* bytesAt(fd, lowest, size - length + head.length - lowest)
+    for (let at = window.lastIndexOf(head); at !== -1; at = at > 0 ? window.lastIndexOf(head, at - 1) : -1) {
+      const end = lowest + at + length
+      if ((yield* bytesAt(fd, end - ownTail.length, ownTail.length)).equals(ownTail)) return end
+    }
+    return null
   }
 
   /** The file open as `fd`, `size` bytes long, against our expectation that it is at least `expected` long. */

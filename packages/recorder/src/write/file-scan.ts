@@ -218,6 +218,23 @@ function* countFromStart(fd: number, size: number, records: PresentRecords): io.
   return { present, count, exact: true }
 }
 
+/**
+ * Where the line holding the byte before `position` starts in the file open as `fd`: just after the last
+ * newline before `position`, or 0; null when none is within {@link SCAN_LIMIT} bytes back.
+ */
+export function* lineStartBefore(fd: number, position: number): io.Io<number | null> {
+  const stop = Math.max(0, position - SCAN_LIMIT)
+  const buffer = Buffer.allocUnsafe(Math.min(CHUNK, Math.max(position - stop, 1)))
+  for (let to = position; to > stop;) {
+    const from = Math.max(stop, to - buffer.length)
+    const got = yield* readFully(fd, buffer.subarray(0, to - from), from)
+    const newline = buffer.subarray(0, got).lastIndexOf(NEWLINE)
+    if (newline !== -1) return from + newline + 1
+    to = from
+  }
+  return stop === 0 ? 0 : null
+}
+
 /** Offset just after the first newline at or after `position` (before `end`), or null. */
 export function* lineEndFrom(fd: number, position: number, end: number): io.Io<number | null> {
   let at = position

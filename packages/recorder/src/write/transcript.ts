@@ -177,7 +177,11 @@ export class Transcript {
       // Cut or appended to before it left the path: handled against this file first (the cut reported and
       // counted, a record glued to someone's line marked to be written again); the next check lets it go.
       const changed = yield* this.#changedBeforeLeaving(fd)
-      if (changed !== null) return changed
+      if (changed !== null) {
+        // Checked again before anything is written (a glued record's carry too): it goes to the path.
+        this.#suspect = true
+        return changed
+      }
       const surplus = this.#letGo(fd)
       if (surplus !== null) yield* closeQuietly(surplus)
       const carried = this.#carry === null ? 0 : this.#carry.end - this.#carry.start
@@ -205,7 +209,10 @@ export class Transcript {
       this.#expected.takeHead(head)
       const lastUuid = yield* lastUuidOf(fd, size)
       const lost = yield* this.#records.cutTo(fd, size)
+      // Read before adopting the end, which forgets our last write's bytes.
+      const ourEnd = yield* this.#lastWriteEnd(fd, size)
       yield* this.#end.adopt(fd, size, true)
+      if (ourEnd !== null) yield* this.#rewriteGlued(fd, ourEnd, size)
       if (this.#carry !== null && this.#carry.fd !== fd) yield* planCarry(this.#carry, fd, size, false)
       return { kind: 'rewritten', from, to: size, lastUuid, ...lost }
     }
@@ -239,7 +246,12 @@ export class Transcript {
       // as check() counts it for a file still at the path; what it holds now is carried from it.
       const lastUuid = yield* lastUuidOf(fd, size)
       const lost = yield* this.#records.cutTo(fd, size)
+      const ourEnd = yield* this.#lastWriteEnd(fd, size)
       yield* this.#end.adopt(fd, size, false)
+      if (ourEnd !== null) {
+        this.#end.lastWriteLandedAfterCut(ourEnd)
+        yield* this.#rewriteGlued(fd, ourEnd, size)
+      }
       return { kind: 'rewritten', from, to: size, lastUuid, ...lost }
     }
     if (size < from) return yield* this.#truncatedTo(fd, size)
@@ -256,8 +268,8 @@ export class Transcript {
   *#overwritten(fd: number, size: number): io.Io<PathCheck | null> {
     const foreign = yield* whyNotOurs(fd, size, this.#sessionId)
     if (foreign === null) return null
-    // Our last write raced their rewrite (it landed after their truncation): its bytes end their file.
-    const raced = yield* this.#expected.endsWithOurs(fd, size)
+    // Our last write raced their rewrite (it landed after their truncation): its bytes are in their file.
+    const raced = (yield* this.#lastWriteEnd(fd, size)) !== null
     // Not ours any more: never written again. The bytes we wrote are gone, so there is nothing to carry.
     this.#fd = null
     yield* closeQuietly(fd)
@@ -269,12 +281,20 @@ export class Transcript {
   *#truncatedTo(fd: number, size: number): io.Io<PathCheck> {
     const from = this.#end.size
     const lost = yield* this.#records.cutTo(fd, size)
-    // Cut between the read before our last write and the write: it landed on the cut line.
-    if (yield* this.#expected.endsWithOurs(fd, size)) yield* this.#rewriteGlued(fd, size, size)
+    // Cut between the read before our last write and the write: it landed on the cut line (and someone may
+    // have appended after it since: it does not always end the file).
+    const ourEnd = yield* this.#lastWriteEnd(fd, size)
+    if (ourEnd !== null) yield* this.#rewriteGlued(fd, ourEnd, size)
     yield* this.#end.adopt(fd, size, false)
+    if (ourEnd !== null) this.#end.lastWriteLandedAfterCut(ourEnd)
     // Cut before the carry into it was made: what it lacks now is found again from what it holds now.
     if (this.#carry !== null && this.#carry.fd !== fd) yield* planCarry(this.#carry, fd, size, false)
     return { kind: 'truncated', from, to: size, ...lost }
+  }
+
+  /** Where our last write call ends in the open file (`size` bytes now), or null when it is not in it whole. */
+  *#lastWriteEnd(fd: number, size: number): io.Io<number | null> {
+    return yield* this.#expected.lastWriteEnd(fd, size, this.#end.lastWrite.length)
   }
 
   /**

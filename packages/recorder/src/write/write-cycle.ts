@@ -85,8 +85,9 @@ export class WriteCycle {
         continue
       }
       if (t.hasCarry) {
-        // The file put in place may have changed since it was opened: never carry onto an unseen change.
-        if (!(yield* t.unchanged()) && !(yield* this.#check())) continue
+        // The file put in place may have changed since it was opened: never carry onto an unseen change. A
+        // check due first (one that found a change before the file left the path, say) comes first too.
+        if ((t.checkDue(Date.now()) || !(yield* t.unchanged())) && !(yield* this.#check())) continue
         yield* t.copyCarry()
         continue
       }

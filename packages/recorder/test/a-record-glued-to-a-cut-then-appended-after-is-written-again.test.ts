@@ -1,0 +1,146 @@
+import fs from 'node:fs'
+import path from 'node:path'
+import { describe, expect, it } from 'vitest'
+
+import { recorderWithARacedWrite } from './helpers/race-our-next-write.js'
+import { tempDir } from './helpers/temp-dir.js'
+
+// The race of tamper seed 39 case 10 (stop 39), made to happen at a known moment with real file operations:
+// the transcript is cut in the middle of a line just after the recorder's last look and before its write
+// lands, so the write's first record is glued to the cut line; then another tool appends an unfinished line
+// before the recorder looks again. The file no longer ends with our last bytes, but our last write is still
+// in it, before their bytes. Every acknowledged record must be in a file whole, or counted as lost.
+
+const partial = 'partial line of another tool'
+
+/** uuids of the lines that parse as records, in file order (a damaged line is no record). */
+function recordUuids(filePath: string): string[] {
+  return fs
+    .readFileSync(filePath, 'utf8')
+    .split('\n')
+    .flatMap((line) => {
+      try {
+        return [(JSON.parse(line) as { uuid: string }).uuid]
+      } catch {
+        return []
+      }
+    })
+}
+
+/** How many records the recorder said were lost, summed over its reports. */
+function reportedLost(errors: { message: string }[]): number {
+  return errors
+    .map((error) => /(\d+) record\(s\) already written were lost/.exec(error.message)?.[1])
+    .reduce((sum, count) => sum + (count === undefined ? 0 : Number(count)), 0)
+}
+
+/** Byte offset of the middle of the `index`-th line (0-based) of the file. */
+function middleOfLine(filePath: string, index: number): number {
+  const lines = fs.readFileSync(filePath, 'utf8').split('\n')
+  const start = lines.slice(0, index).reduce((sum, line) => sum + Buffer.byteLength(line) + 1, 0)
+  return start + Math.floor(Buffer.byteLength(lines[index]!) / 2)
+}
+
+async function race(cutTo: (filePath: string) => number, afterOurWrite: (filePath: string) => void) {
+  const dir = await tempDir()
+  const { rec, errors, arm } = recorderWithARacedWrite(dir, (filePath) => ({
+    before: () => fs.truncateSync(filePath, cutTo(filePath)),
+    after: () => afterOurWrite(filePath),
+  }))
+  const before = [0, 1, 2, 3, 4].map((i) => rec.record('chat', { i }))
+  await rec.flush()
+  arm()
+  const glued = rec.record('chat', { i: 5 })
+  const next = rec.record('chat', { i: 6 })
+  await rec.flush()
+  const after = rec.record('chat', { i: 7 })
+  await rec.flush()
+  await rec.close()
+  return { dir, rec, errors, before, glued, next, after }
+}
+
+describe('a record glued to a cut line, with an unfinished line appended after it, is written again', () => {
+  it('cut deep (the file shorter than we left it): written again after their line, the cut counted', async () => {
+    const { rec, errors, before, glued, next, after } = await race(
+      (filePath) => middleOfLine(filePath, 2),
+      (filePath) => fs.appendFileSync(filePath, partial),
+    )
+    const text = fs.readFileSync(rec.filePath, 'utf8')
+    expect(text).toContain(partial)
+    // Records 2, 3 and 4 were cut: three acknowledged records lost, and said so. The glued one is not lost.
+    expect(recordUuids(rec.filePath)).toEqual([before[0], before[1], next, glued, after])
+    expect(reportedLost(errors)).toBe(3)
+    expect(errors.map((error) => error.code)).not.toContain('ERR_TRANSCRIPT_OVERWRITTEN')
+  })
+
+  it('cut by a few bytes (the file longer than we left it once they appended): the same', async () => {
+    const { rec, errors, before, glued, next, after } = await race(
+      (filePath) => fs.statSync(filePath).size - 10,
+      (filePath) => fs.appendFileSync(filePath, partial),
+    )
+    expect(recordUuids(rec.filePath)).toEqual([...before.slice(0, 4), next, glued, after])
+    // Our first line in place, our last bytes not where we left them nor at the end: to the recorder this
+    // looks like a rewrite in place with our records (it cannot tell), reported as such, the cut counted.
+    expect(reportedLost(errors)).toBe(1)
+    expect(errors.map((error) => error.message).join('\n')).toMatch(
+      /rewritten in place .* records of this session/,
+    )
+  })
+
+  it('then deleted before the next look: the new file gets the glued record whole, the cut counted', async () => {
+    const { dir, rec, errors, before, glued, next, after } = await race(
+      (filePath) => middleOfLine(filePath, 2),
+      (filePath) => {
+        fs.appendFileSync(filePath, partial)
+        fs.renameSync(filePath, path.join(path.dirname(filePath), 'moved-away.jsonl'))
+      },
+    )
+    const moved = path.join(dir, 'moved-away.jsonl')
+    expect(recordUuids(moved)).toEqual([before[0], before[1], next])
+    expect(fs.readFileSync(rec.filePath, 'utf8')).not.toContain('partial line')
+    // What the path lacks is carried: the glued record whole, then the one after it; and the new ones.
+    expect(recordUuids(rec.filePath)).toEqual([glued, next, after])
+    expect(reportedLost(errors)).toBe(3)
+  })
+
+  it('cut inside records not yet found at the path, then deleted: what the cut left of a line is not carried', async () => {
+    const dir = await tempDir()
+    const { rec, errors, arm } = recorderWithARacedWrite(dir, (filePath) => ({
+      before: () => fs.truncateSync(filePath, middleOfLine(filePath, 2)),
+      after: () => {
+        fs.appendFileSync(filePath, partial)
+        fs.renameSync(filePath, path.join(path.dirname(filePath), 'moved-away.jsonl'))
+      },
+    }))
+    rec.record('chat', { i: 0 })
+    rec.record('chat', { i: 1 })
+    await rec.flush()
+    // Written, not yet checked at the path: the next let-go would carry from before them.
+    const unverified = [rec.record('chat', { i: 2 }), rec.record('chat', { i: 3 })]
+    await until(() => fs.readFileSync(rec.filePath, 'utf8').includes(unverified[1]!))
+    arm()
+    const glued = rec.record('chat', { i: 4 })
+    const next = rec.record('chat', { i: 5 })
+    await rec.flush()
+    const after = rec.record('chat', { i: 6 })
+    await rec.flush()
+    await rec.close()
+    // Records 2 and 3 were cut (counted); the line the cut left of record 2 never reaches the new file.
+    expect(
+      fs
+        .readFileSync(rec.filePath, 'utf8')
+        .split('\n')
+        .slice(0, -1)
+        .every((line) => line.startsWith('{"uuid"')),
+    ).toBe(true)
+    expect(recordUuids(rec.filePath)).toEqual([glued, next, after])
+    expect(reportedLost(errors)).toBe(2)
+  })
+})
+
+async function until(condition: () => boolean): Promise<void> {
+  for (let waited = 0; !condition(); waited += 5) {
+    if (waited > 10_000) throw new Error('timed out waiting for the write')
+    await new Promise((resolve) => setTimeout(resolve, 5))
+  }
+}
