@@ -69,4 +69,28 @@ describe('an older copy renamed over the transcript: every acknowledged record i
     // close() confirms at the path: it finds the copy, which lacks 25 acknowledged records.
     expect(recordsOnly(rec.filePath)).toEqual(uuids)
   })
+
+  it('a copy of the file the transcript replaced (it holds none of its records) gets every one of them', async () => {
+    // Tamper seed 39 case 78 (stop 40): the transcript deleted, the recorder going on in a new one, then a
+    // copy of the deleted file put back. The copy lacks every record of the new file, not only those since
+    // the new file was last found at the path.
+    const dir = await tempDir()
+    const codes: string[] = []
+    const rec = createRecorder({ dir, fileCheckIntervalMs: 0, onError: (error) => codes.push(error.code) })
+    const older: string[] = []
+    for (let i = 0; i < 5; i++) older.push(rec.record('chat', { i }))
+    await rec.flush()
+    const copy = await fs.readFile(rec.filePath)
+    await fs.unlink(rec.filePath)
+    const newer: string[] = []
+    for (let i = 5; i < 30; i++) newer.push(rec.record('chat', { i }))
+    await rec.flush()
+    expect(recordsOnly(rec.filePath)).toEqual(newer)
+    await putBack(rec.filePath, copy)
+    const last = rec.record('chat', { i: 30 })
+    await rec.flush()
+    await rec.close()
+    expect(codes).toEqual(['ERR_TRANSCRIPT_REPLACED', 'ERR_TRANSCRIPT_REPLACED'])
+    expect(recordsOnly(rec.filePath)).toEqual([...older, ...newer, last])
+  })
 })

@@ -2,7 +2,7 @@ import { type RecorderError, RecorderErrorCode } from '../errors.js'
 import {
   bytesAt,
   lastLineEndOfAny,
-  lastUuidsOf,
+  lastRecordsOf,
   lineEndFrom,
   lineStartBefore,
   recordUuidOf,
@@ -55,7 +55,9 @@ const EMPTY = Buffer.alloc(0)
  * The file now at the path already holds records (a copy of the old one put in its place, say): the carry
  * starts right after the last of them the old file holds, so no record is written twice, whatever was
  * verified when. An empty file someone put there (`created` false: not made by our open of a free path)
- * is a copy from before the first record: it lacks everything, and everything is carried.
+ * is a copy from before the first record: it lacks everything, and everything is carried. So is a file
+ * whose records the old file holds none of (a copy of the file the old one replaced, put back after it): read
+ * whole, both of them, to be sure of it.
  */
 export function* planCarry(carry: Carry, fd: number, size: number, created: boolean): io.Io<void> {
   carry.copied = 0
@@ -65,10 +67,11 @@ export function* planCarry(carry: Carry, fd: number, size: number, created: bool
     if (!created) carry.start = 0
     return
   }
-  const candidates = new Set(yield* lastUuidsOf(fd, size, PLAN_CANDIDATES))
-  if (candidates.size === 0) return
-  const lineEnd = yield* lastLineEndOfAny(carry.fd, candidates, carry.end)
-  if (lineEnd !== null) carry.start = Math.min(lineEnd, carry.end)
+  const held = yield* lastRecordsOf(fd, size, PLAN_CANDIDATES)
+  if (held.uuids.length === 0) return
+  const lineEnd = yield* lastLineEndOfAny(carry.fd, new Set(held.uuids), carry.end)
+  if (typeof lineEnd === 'number') carry.start = Math.min(lineEnd, carry.end)
+  else if (lineEnd === 'none' && held.all && held.uuids.length < PLAN_CANDIDATES) carry.start = 0
 }
 
 /**

@@ -77,13 +77,22 @@ function* linesBackFrom(
  * of the transcript with one trailing non-record line still ends with its last record.
  */
 export function* lastUuidsOf(fd: number, size: number, max: number): io.Io<string[]> {
+  return (yield* lastRecordsOf(fd, size, max)).uuids
+}
+
+/** As {@link lastUuidsOf}; `all`: they are all the records the file holds (read back to its start). */
+export function* lastRecordsOf(
+  fd: number,
+  size: number,
+  max: number,
+): io.Io<{ uuids: string[]; all: boolean }> {
   const uuids: string[] = []
-  if (size === 0) return uuids
-  yield* linesBackFrom(fd, size, (uuid) => {
+  if (size === 0) return { uuids, all: true }
+  const ended = yield* linesBackFrom(fd, size, (uuid) => {
     if (uuid !== null) uuids.push(uuid)
     return uuids.length >= max
   })
-  return uuids
+  return { uuids, all: ended === 'start' }
 }
 
 /** uuid of the last record of the file open as `fd` (`size` bytes), or null if none is found. */
@@ -92,17 +101,22 @@ export function* lastUuidOf(fd: number, size: number): io.Io<string | null> {
 }
 
 /**
- * End of the last line of the file open as `fd` (before `end`) that is the record of one of `uuids`, or
- * null when none is within {@link SCAN_LIMIT} bytes back.
+ * End of the last line of the file open as `fd` (before `end`) that is the record of one of `uuids`;
+ * `none` when the file holds none of them (read back to its start), null when none is within
+ * {@link SCAN_LIMIT} bytes back.
  */
-export function* lastLineEndOfAny(fd: number, uuids: ReadonlySet<string>, end: number): io.Io<number | null> {
+export function* lastLineEndOfAny(
+  fd: number,
+  uuids: ReadonlySet<string>,
+  end: number,
+): io.Io<number | 'none' | null> {
   const found = { lineEnd: null as number | null }
-  yield* linesBackFrom(fd, end, (uuid, lineEnd) => {
+  const ended = yield* linesBackFrom(fd, end, (uuid, lineEnd) => {
     if (uuid === null || !uuids.has(uuid)) return false
     found.lineEnd = lineEnd
     return true
   })
-  return found.lineEnd
+  return found.lineEnd ?? (ended === 'start' ? 'none' : null)
 }
 
 /**
