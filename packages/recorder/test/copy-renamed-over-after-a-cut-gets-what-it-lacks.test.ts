@@ -39,4 +39,25 @@ describe('a copy renamed over the transcript gets every record it lacks, however
     await rec.close()
     expect(readTranscript(rec.filePath).map((record) => record.uuid)).toEqual(uuids)
   })
+
+  it('a copy of the file cut through its last newline: the record that lost it is not written twice', async () => {
+    // Tamper seed 39 case 39 (stop 40): the cut took only the newline of the last record; the recorder ended
+    // the line (the record complete again in its file) and went on; then a copy of the cut file came back.
+    // The copy's last line is that record without its newline: whole, so the carry starts after it.
+    const dir = await tempDir()
+    const rec = createRecorder({ dir, fileCheckIntervalMs: 0, onError: () => {} })
+    const uuids: string[] = []
+    for (let i = 0; i < 5; i++) uuids.push(rec.record('chat', { i }))
+    await rec.flush()
+    fs.truncateSync(rec.filePath, fs.statSync(rec.filePath).size - 1)
+    const copy = fs.readFileSync(rec.filePath)
+    uuids.push(rec.record('chat', { i: 5 }))
+    await rec.flush()
+    fs.writeFileSync(`${rec.filePath}.copy`, copy)
+    fs.renameSync(`${rec.filePath}.copy`, rec.filePath)
+    uuids.push(rec.record('chat', { i: 6 }))
+    await rec.flush()
+    await rec.close()
+    expect(readTranscript(rec.filePath).map((record) => record.uuid)).toEqual(uuids)
+  })
 })

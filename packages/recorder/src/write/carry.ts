@@ -4,6 +4,7 @@ import {
   lastLineEndOfAny,
   lastRecordsOf,
   lineEndFrom,
+  lineEndOfRecordMissingItsNewline,
   lineStartBefore,
   recordUuidOf,
 } from './file-scan.js'
@@ -65,6 +66,13 @@ export function* planCarry(carry: Carry, fd: number, size: number, created: bool
   carry.lineLast = undefined
   if (size === 0) {
     if (!created) carry.start = 0
+    return
+  }
+  // The file's last line may be a record of the old file that lost only its newline (a copy of the file
+  // taken just after a cut through that newline, which our next write ended again): it holds that record.
+  const wholeAtEnd = yield* lineEndOfRecordMissingItsNewline(fd, size, carry.fd, carry.end)
+  if (wholeAtEnd !== null) {
+    carry.start = Math.min(wholeAtEnd, carry.end)
     return
   }
   const held = yield* lastRecordsOf(fd, size, PLAN_CANDIDATES)

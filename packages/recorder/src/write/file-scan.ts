@@ -249,6 +249,43 @@ export function* lineStartBefore(fd: number, position: number): io.Io<number | n
   return stop === 0 ? 0 : null
 }
 
+/**
+ * The record the file open as `fd` (`size` bytes) ends with when its last line lost only its newline (a cut
+ * through it), found whole in the file open as `other` (before `otherEnd`): where that record's line ends
+ * there, else null. Whole means byte for byte the line `other` holds, so a line cut anywhere else, even
+ * just after a `}` inside it, is not taken for the record.
+ */
+export function* lineEndOfRecordMissingItsNewline(
+  fd: number,
+  size: number,
+  other: number,
+  otherEnd: number,
+): io.Io<number | null> {
+  const start = yield* lineStartBefore(fd, size)
+  if (start === null || start === size) return null
+  const head = yield* bytesAt(fd, start, Math.min(LINE_HEAD_BYTES, size - start))
+  const uuid = recordUuidOf(head.toString('latin1'), (yield* bytesAt(fd, size - 1, 1))[0])
+  if (uuid === null) return null
+  const lineEnd = yield* findLineEndAfterUuid(other, uuid, otherEnd)
+  if (lineEnd === null) return null
+  // That line, as long as this one (plus its newline): it starts just after a newline, or the file.
+  const lineStart = lineEnd - 1 - (size - start)
+  if (lineStart < 0 || (lineStart > 0 && (yield* bytesAt(other, lineStart - 1, 1))[0] !== NEWLINE))
+    return null
+  return (yield* sameBytes(fd, start, other, lineStart, size - start)) ? lineEnd : null
+}
+
+/** Whether `length` bytes at `at` in `fd` equal those at `otherAt` in `other` (read a chunk at a time). */
+function* sameBytes(fd: number, at: number, other: number, otherAt: number, length: number): io.Io<boolean> {
+  for (let done = 0; done < length; done += CHUNK) {
+    const want = Math.min(CHUNK, length - done)
+    const mine = yield* bytesAt(fd, at + done, want)
+    const theirs = yield* bytesAt(other, otherAt + done, want)
+    if (mine.length !== want || !mine.equals(theirs)) return false
+  }
+  return true
+}
+
 /** Offset just after the first newline at or after `position` (before `end`), or null. */
 export function* lineEndFrom(fd: number, position: number, end: number): io.Io<number | null> {
   let at = position
