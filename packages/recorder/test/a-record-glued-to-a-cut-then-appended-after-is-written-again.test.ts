@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest'
 
 import { recorderWithARacedWrite } from './helpers/race-our-next-write.js'
 import { tempDir } from './helpers/temp-dir.js'
+import { wholeRecordUuids } from './helpers/transcript.js'
 
 // The race of tamper seed 39 case 10 (stop 39), made to happen at a known moment with real file operations:
 // the transcript is cut in the middle of a line just after the recorder's last look and before its write
@@ -12,20 +13,6 @@ import { tempDir } from './helpers/temp-dir.js'
 // in it, before their bytes. Every acknowledged record must be in a file whole, or counted as lost.
 
 const partial = 'partial line of another tool'
-
-/** uuids of the lines that parse as records, in file order (a damaged line is no record). */
-function recordUuids(filePath: string): string[] {
-  return fs
-    .readFileSync(filePath, 'utf8')
-    .split('\n')
-    .flatMap((line) => {
-      try {
-        return [(JSON.parse(line) as { uuid: string }).uuid]
-      } catch {
-        return []
-      }
-    })
-}
 
 /** How many records the recorder said were lost, summed over its reports. */
 function reportedLost(errors: { message: string }[]): number {
@@ -68,7 +55,7 @@ describe('a record glued to a cut line, with an unfinished line appended after i
     const text = fs.readFileSync(rec.filePath, 'utf8')
     expect(text).toContain(partial)
     // Records 2, 3 and 4 were cut: three acknowledged records lost, and said so. The glued one is not lost.
-    expect(recordUuids(rec.filePath)).toEqual([before[0], before[1], next, glued, after])
+    expect(wholeRecordUuids(rec.filePath)).toEqual([before[0], before[1], next, glued, after])
     expect(reportedLost(errors)).toBe(3)
     expect(errors.map((error) => error.code)).not.toContain('ERR_TRANSCRIPT_OVERWRITTEN')
   })
@@ -78,7 +65,7 @@ describe('a record glued to a cut line, with an unfinished line appended after i
       (filePath) => fs.statSync(filePath).size - 10,
       (filePath) => fs.appendFileSync(filePath, partial),
     )
-    expect(recordUuids(rec.filePath)).toEqual([...before.slice(0, 4), next, glued, after])
+    expect(wholeRecordUuids(rec.filePath)).toEqual([...before.slice(0, 4), next, glued, after])
     // Our first line in place, our last bytes not where we left them nor at the end: to the recorder this
     // looks like a rewrite in place with our records (it cannot tell), reported as such, the cut counted.
     expect(reportedLost(errors)).toBe(1)
@@ -96,10 +83,10 @@ describe('a record glued to a cut line, with an unfinished line appended after i
       },
     )
     const moved = path.join(dir, 'moved-away.jsonl')
-    expect(recordUuids(moved)).toEqual([before[0], before[1], next])
+    expect(wholeRecordUuids(moved)).toEqual([before[0], before[1], next])
     expect(fs.readFileSync(rec.filePath, 'utf8')).not.toContain('partial line')
     // What the path lacks is carried: the glued record whole, then the one after it; and the new ones.
-    expect(recordUuids(rec.filePath)).toEqual([glued, next, after])
+    expect(wholeRecordUuids(rec.filePath)).toEqual([glued, next, after])
     expect(reportedLost(errors)).toBe(3)
   })
 
@@ -133,7 +120,7 @@ describe('a record glued to a cut line, with an unfinished line appended after i
         .slice(0, -1)
         .every((line) => line.startsWith('{"uuid"')),
     ).toBe(true)
-    expect(recordUuids(rec.filePath)).toEqual([glued, next, after])
+    expect(wholeRecordUuids(rec.filePath)).toEqual([glued, next, after])
     expect(reportedLost(errors)).toBe(2)
   })
 })

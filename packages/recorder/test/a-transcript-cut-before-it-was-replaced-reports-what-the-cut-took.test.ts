@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest'
 
 import { createRecorder, type RecorderError } from '../src/index.js'
 import { tempDir } from './helpers/temp-dir.js'
+import { wholeRecordUuids } from './helpers/transcript.js'
 
 function lostIn(errors: readonly RecorderError[], code: string): string[] {
   return errors
@@ -29,16 +30,6 @@ describe('a transcript cut, then replaced by a copy of what was left, reports wh
     expect(lostIn(errors, 'ERR_TRANSCRIPT_TRUNCATED')).toEqual(['1 record(s) already written were lost'])
     expect(errors.map((error) => error.code)).toContain('ERR_TRANSCRIPT_REPLACED')
     // Every other record is in the file at the path once, whole; the cut one only in part.
-    const whole = fs
-      .readFileSync(rec.filePath, 'utf8')
-      .split('\n')
-      .flatMap((line) => {
-        try {
-          return [(JSON.parse(line) as { uuid: string }).uuid]
-        } catch {
-          return []
-        }
-      })
-    expect(whole).toEqual([...uuids.slice(0, 4), after])
+    expect(wholeRecordUuids(rec.filePath)).toEqual([...uuids.slice(0, 4), after])
   })
 })

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest'
 import { createRecorder, type RecorderError } from '../src/index.js'
 import { raceOurNextWrite } from './helpers/race-our-next-write.js'
 import { tempDir } from './helpers/temp-dir.js'
+import { wholeRecordUuids } from './helpers/transcript.js'
 
 // Someone changes the end of the file between the read that checks it and our write (a race of
 // microseconds, made certain here: the fs seam runs their change right before our write reaches the file).
@@ -52,14 +53,7 @@ describe("a record our write glued to someone else's unfinished line by a race i
     const third = rec.record('third')
     await rec.flush()
     await rec.close()
-    const parsed = lines(rec.filePath).flatMap((line) => {
-      try {
-        return [(JSON.parse(line) as { uuid: string }).uuid]
-      } catch {
-        return []
-      }
-    })
-    expect(parsed).toEqual([first, third])
+    expect(wholeRecordUuids(rec.filePath)).toEqual([first, third])
     const truncated = errors.find((error) => error.code === 'ERR_TRANSCRIPT_TRUNCATED')
     expect(truncated?.message).toMatch(/; 1 record\(s\) already written were lost/)
   })

@@ -19,6 +19,23 @@ export function readTranscript(filePath: string): Array<Record<string, unknown>>
     })
 }
 
+/**
+ * uuids of the lines of a transcript that parse whole, in file order: a line damaged by a race or a cut,
+ * or someone's unfinished line, is skipped (the tests that use it count what is readable).
+ */
+export function wholeRecordUuids(filePath: string): string[] {
+  return fs
+    .readFileSync(filePath, 'utf8')
+    .split('\n')
+    .flatMap((line) => {
+      try {
+        return [(JSON.parse(line) as { uuid: string }).uuid]
+      } catch {
+        return []
+      }
+    })
+}
+
 /** Checks that each record's parent is the record before it (the default chain) and returns the uuids. */
 export function chainOf(records: ReadonlyArray<Record<string, unknown>>): string[] {
   return records.map((record) => record.uuid as string)
