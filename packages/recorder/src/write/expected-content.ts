@@ -27,6 +27,15 @@ const TAIL_BYTES = 64
 const SHIFT_LIMIT = 1024 * 1024
 // Enough of a write's first bytes for the uuid of the record it starts with (`{"uuid":"` and 36 characters).
 const WRITE_HEAD_BYTES = 64
+// How many places holding our last write's first bytes are checked for its last bytes: more than one only
+// when its first record was written again (a glued record's carry), so a few are plenty.
+const MAX_CANDIDATES = 8
+const RECORD_START = Buffer.from('{"uuid":"')
+
+/** Whether `bytes` begin one of our records (our envelope's first key). */
+function startsARecord(bytes: Buffer): boolean {
+  return bytes.length > RECORD_START.length && bytes.subarray(0, RECORD_START.length).equals(RECORD_START)
+}
 
 /** How the file compares with what our writes left. */
 export type ContentMatch =
@@ -61,8 +70,7 @@ export class ExpectedContent {
   /** Takes what the file holds now as the expectation (at open, after a change we accept). */
   *adopt(fd: number, size: number): io.Io<Buffer> {
     this.#head = firstLineOf(yield* bytesAt(fd, 0, Math.min(HEAD_BYTES, size)))
-    this.#tail = yield* bytesAt(fd, size - Math.min(TAIL_BYTES, size), Math.min(TAIL_BYTES, size))
-    return this.#tail
+    return yield* this.adoptEnd(fd, size)
   }
 
   /**
@@ -74,6 +82,9 @@ export class ExpectedContent {
   *adoptEnd(fd: number, size: number): io.Io<Buffer> {
     if (size < this.#head.length) this.#head = this.#head.subarray(0, size)
     this.#tail = yield* bytesAt(fd, size - Math.min(TAIL_BYTES, size), Math.min(TAIL_BYTES, size))
+    // The tail is no longer our last write's: that write cannot be looked for by it (see lastWriteEnd) until
+    // the next one lands.
+    this.#writeHead = Buffer.alloc(0)
     return this.#tail
   }
 
@@ -130,23 +141,39 @@ export class ExpectedContent {
     return gotEnd === tail.length && atEnd.subarray(0, gotEnd).equals(tail)
   }
 
+  /** Whether the file open as `fd`, `size` bytes long, ends with the last bytes our writes left. */
+  *endsWithOurs(fd: number, size: number): io.Io<boolean> {
+    const tail = this.#tail
+    if (tail.length === 0 || size < tail.length) return false
+    return (yield* bytesAt(fd, size - tail.length, tail.length)).equals(tail)
+  }
+
   /**
-   * Where our last write call (`length` bytes) ends in the file open as `fd`, `size` bytes long, cut or
-   * rewritten since we left it, or null when it is not there whole. It may have landed after someone's cut
-   * (a race with it) and have someone's bytes after it: an append since, within {@link SHIFT_LIMIT}. Found by
-   * its first bytes (a record's start, its uuid: found once) and its last bytes, `length` apart; the one
-   * nearest the end when there are more.
+   * Where our last write call ends in the file open as `fd`, `size` bytes long, cut or rewritten since we
+   * left it, or null when it is not there whole. It may have landed after someone's cut (a race with it) and
+   * have someone's bytes after it: an append since, within {@link SHIFT_LIMIT}. Looked for only when that
+   * write began one of our records (its first bytes name the record's uuid: found once, unless the record
+   * was written again), by those first bytes and its last bytes, its length apart; the one nearest the end
+   * when there are more, among the last {@link MAX_CANDIDATES}. A write that began inside a record (a slice
+   * of a big one: its first bytes may repeat at every offset) or was only a newline is never looked for.
    */
-  *lastWriteEnd(fd: number, size: number, length: number): io.Io<number | null> {
+  *lastWriteEnd(
+    fd: number,
+    size: number,
+    write: { readonly length: number; readonly lineStart: boolean },
+  ): io.Io<number | null> {
     const head = this.#writeHead
-    if (head.length === 0 || length < head.length || size < length) return null
+    const { length } = write
+    if (!write.lineStart || !startsARecord(head) || length < head.length || size < length) return null
     // Its last bytes, as far as they are its own (a short write's tail starts in the write before it).
     const ownTail = this.#tail.subarray(this.#tail.length - Math.min(this.#tail.length, length))
     const lowest = Math.max(0, size - length - SHIFT_LIMIT)
     const window = yield* bytesAt(fd, lowest, size - length + head.length - lowest)
-    for (let at = window.lastIndexOf(head); at !== -1; at = at > 0 ? window.lastIndexOf(head, at - 1) : -1) {
+    let at = window.lastIndexOf(head)
+    for (let tried = 0; at !== -1 && tried < MAX_CANDIDATES; tried++) {
       const end = lowest + at + length
       if ((yield* bytesAt(fd, end - ownTail.length, ownTail.length)).equals(ownTail)) return end
+      at = at > 0 ? window.lastIndexOf(head, at - 1) : -1
     }
     return null
   }

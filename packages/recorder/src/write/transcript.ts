@@ -70,7 +70,10 @@ export class Transcript {
     setInFlight: (inFlight) => void (this.#inFlight = inFlight),
     failed: (fd, badDescriptor) => {
       this.#suspect = true
-      if (badDescriptor && this.#fd === fd) this.#fd = null
+      if (!badDescriptor) return
+      if (this.#fd === fd) this.#fd = null
+      // The number may name someone else's file by now: nothing is ever read from it (a glued record's carry).
+      if (this.#carry?.fd === fd) this.#carry = null
     },
   }
 
@@ -268,10 +271,15 @@ export class Transcript {
   *#overwritten(fd: number, size: number): io.Io<PathCheck | null> {
     const foreign = yield* whyNotOurs(fd, size, this.#sessionId)
     if (foreign === null) return null
-    // Our last write raced their rewrite (it landed after their truncation): its bytes are in their file.
-    const raced = (yield* this.#lastWriteEnd(fd, size)) !== null
-    // Not ours any more: never written again. The bytes we wrote are gone, so there is nothing to carry.
+    // Our last write raced their rewrite (it landed after their truncation): its bytes end their file, or
+    // are in it before bytes they wrote after it.
+    const raced =
+      (yield* this.#expected.endsWithOurs(fd, size)) || (yield* this.#lastWriteEnd(fd, size)) !== null
+    // Not ours any more: never written again. The bytes we wrote are gone, so there is nothing to carry, and
+    // a glued record's carry from this file goes with them (counted below): the closed number may soon name
+    // someone else's file, and is never read again.
     this.#fd = null
+    if (this.#carry?.fd === fd) this.#carry = null
     yield* closeQuietly(fd)
     const lost = this.#records.nowHolds({ present: 0, count: 0, exact: true })
     return { kind: 'overwritten', reason: foreign, raced: raced ? this.#end.lastWrite.length : 0, ...lost }
@@ -294,7 +302,7 @@ export class Transcript {
 
   /** Where our last write call ends in the open file (`size` bytes now), or null when it is not in it whole. */
   *#lastWriteEnd(fd: number, size: number): io.Io<number | null> {
-    return yield* this.#expected.lastWriteEnd(fd, size, this.#end.lastWrite.length)
+    return yield* this.#expected.lastWriteEnd(fd, size, this.#end.lastWrite)
   }
 
   /**
