@@ -2,7 +2,8 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 
-import { recorderWithARacedWrite } from './helpers/race-our-next-write.js'
+import { createRecorder, type RecorderError } from '../src/index.js'
+import { raceOurNextWrites, recorderWithARacedWrite } from './helpers/race-our-next-write.js'
 import { tempDir } from './helpers/temp-dir.js'
 import { wholeRecordUuids } from './helpers/transcript.js'
 
@@ -122,6 +123,46 @@ describe('a record glued to a cut line, with an unfinished line appended after i
     ).toBe(true)
     expect(wholeRecordUuids(rec.filePath)).toEqual([glued, next, after])
     expect(reportedLost(errors)).toBe(2)
+  })
+})
+
+describe('a record glued to a cut line, written again, then that copy cut too', () => {
+  it('the file then moved away: the records after the glued one still reach the path', async () => {
+    // Found by stop 40's review: two races in a row. After the second cut, our last write (the glued
+    // record written again) is no longer whole in the file; its first, glued copy was taken for it, and our
+    // records after that copy for someone else's bytes: the next record never reached the path.
+    const dir = await tempDir()
+    let filePath = ''
+    const moved = path.join(dir, 'moved-away.jsonl')
+    const race = raceOurNextWrites([
+      { before: () => fs.truncateSync(filePath, middleOfLine(filePath, 2)) },
+      {
+        after: () => {
+          fs.truncateSync(filePath, fs.statSync(filePath).size - 30)
+          fs.appendFileSync(filePath, 'xy')
+          fs.renameSync(filePath, moved)
+        },
+      },
+    ])
+    const errors: RecorderError[] = []
+    const rec = createRecorder({
+      dir,
+      fs: race.fs,
+      fileCheckIntervalMs: 60_000,
+      onError: (error) => errors.push(error),
+    })
+    filePath = rec.filePath
+    for (let i = 0; i < 5; i++) rec.record('chat', { i })
+    await rec.flush()
+    race.arm()
+    const glued = rec.record('chat', { i: 5 })
+    const next = rec.record('chat', { i: 6 })
+    await rec.flush()
+    const after = rec.record('chat', { i: 7 })
+    await rec.flush()
+    await rec.close()
+    expect(wholeRecordUuids(rec.filePath)).toEqual([glued, next, after])
+    expect(reportedLost(errors)).toBe(3)
   })
 })
 

@@ -31,6 +31,17 @@ const WRITE_HEAD_BYTES = 64
 // when its first record was written again (a glued record's carry), so a few are plenty.
 const MAX_CANDIDATES = 8
 const RECORD_START = Buffer.from('{"uuid":"')
+const CLOSING_BRACE = 0x7d
+
+/** Whether `bytes` (from a line start) hold a whole line that is one of our records (ends with `}`). */
+function holdsARecordLine(bytes: Buffer): boolean {
+  for (let start = 0; ;) {
+    const newline = bytes.indexOf(NEWLINE, start)
+    if (newline === -1) return false
+    if (startsARecord(bytes.subarray(start, newline)) && bytes[newline - 1] === CLOSING_BRACE) return true
+    start = newline + 1
+  }
+}
 
 /** Whether `bytes` begin one of our records (our envelope's first key). */
 function startsARecord(bytes: Buffer): boolean {
@@ -172,7 +183,13 @@ export class ExpectedContent {
     let at = window.lastIndexOf(head)
     for (let tried = 0; at !== -1 && tried < MAX_CANDIDATES; tried++) {
       const end = lowest + at + length
-      if ((yield* bytesAt(fd, end - ownTail.length, ownTail.length)).equals(ownTail)) return end
+      // Our last bytes there, and nothing of ours after them: a copy of that write earlier in the file (the
+      // first, glued, of a record written again) has our later records after it.
+      if (
+        (yield* bytesAt(fd, end - ownTail.length, ownTail.length)).equals(ownTail) &&
+        !holdsARecordLine(yield* bytesAt(fd, end, size - end))
+      )
+        return end
       at = at > 0 ? window.lastIndexOf(head, at - 1) : -1
     }
     return null

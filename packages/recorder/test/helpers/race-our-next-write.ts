@@ -10,19 +10,27 @@ export function raceOurNextWrite(change: { before?: () => void; after?: () => vo
   fs: RecorderFs
   arm: () => void
 } {
-  let armed = false
+  return raceOurNextWrites([change])
+}
+
+/** As {@link raceOurNextWrite}, for the next `changes.length` write calls in a row, one change each. */
+export function raceOurNextWrites(changes: readonly { before?: () => void; after?: () => void }[]): {
+  fs: RecorderFs
+  arm: () => void
+} {
+  let pending: { before?: () => void; after?: () => void }[] = []
   const fs: RecorderFs = {
     ...nodeFs,
     write: async (fd, buffer, offset, length) => {
-      if (!armed) return nodeFs.write(fd, buffer, offset, length)
-      armed = false
+      const change = pending.shift()
+      if (change === undefined) return nodeFs.write(fd, buffer, offset, length)
       change.before?.()
       const written = await nodeFs.write(fd, buffer, offset, length)
       change.after?.()
       return written
     },
   }
-  return { fs, arm: () => (armed = true) }
+  return { fs, arm: () => (pending = [...changes]) }
 }
 
 /**
