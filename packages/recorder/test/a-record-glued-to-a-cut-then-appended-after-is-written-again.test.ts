@@ -2,7 +2,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 
-import { createRecorder, type RecorderError } from '../src/index.js'
+import { createRecorder, type Recorder, type RecorderError } from '../src/index.js'
 import { raceOurNextWrites, recorderWithARacedWrite } from './helpers/race-our-next-write.js'
 import { tempDir } from './helpers/temp-dir.js'
 import { wholeRecordUuids } from './helpers/transcript.js'
@@ -29,6 +29,21 @@ function middleOfLine(filePath: string, index: number): number {
   return start + Math.floor(Buffer.byteLength(lines[index]!) / 2)
 }
 
+/**
+ * The raced write and what follows it: `arm()`, then two records in one write (the first to be glued), a
+ * flush, one more record, a flush, and close. Records are numbered on from `from`.
+ */
+async function gluedNextAfter(rec: Recorder, arm: () => void, from: number) {
+  arm()
+  const glued = rec.record('chat', { i: from })
+  const next = rec.record('chat', { i: from + 1 })
+  await rec.flush()
+  const after = rec.record('chat', { i: from + 2 })
+  await rec.flush()
+  await rec.close()
+  return { glued, next, after }
+}
+
 async function race(cutTo: (filePath: string) => number, afterOurWrite: (filePath: string) => void) {
   const dir = await tempDir()
   const { rec, errors, arm } = recorderWithARacedWrite(dir, (filePath) => ({
@@ -37,14 +52,7 @@ async function race(cutTo: (filePath: string) => number, afterOurWrite: (filePat
   }))
   const before = [0, 1, 2, 3, 4].map((i) => rec.record('chat', { i }))
   await rec.flush()
-  arm()
-  const glued = rec.record('chat', { i: 5 })
-  const next = rec.record('chat', { i: 6 })
-  await rec.flush()
-  const after = rec.record('chat', { i: 7 })
-  await rec.flush()
-  await rec.close()
-  return { dir, rec, errors, before, glued, next, after }
+  return { dir, rec, errors, before, ...(await gluedNextAfter(rec, arm, 5)) }
 }
 
 describe('a record glued to a cut line, with an unfinished line appended after it, is written again', () => {
@@ -106,13 +114,7 @@ describe('a record glued to a cut line, with an unfinished line appended after i
     // Written, not yet checked at the path: the next let-go would carry from before them.
     const unverified = [rec.record('chat', { i: 2 }), rec.record('chat', { i: 3 })]
     await until(() => fs.readFileSync(rec.filePath, 'utf8').includes(unverified[1]!))
-    arm()
-    const glued = rec.record('chat', { i: 4 })
-    const next = rec.record('chat', { i: 5 })
-    await rec.flush()
-    const after = rec.record('chat', { i: 6 })
-    await rec.flush()
-    await rec.close()
+    const { glued, next, after } = await gluedNextAfter(rec, arm, 4)
     // Records 2 and 3 were cut (counted); the line the cut left of record 2 never reaches the new file.
     expect(
       fs
@@ -154,13 +156,7 @@ describe('a record glued to a cut line, written again, then that copy cut too', 
     filePath = rec.filePath
     for (let i = 0; i < 5; i++) rec.record('chat', { i })
     await rec.flush()
-    race.arm()
-    const glued = rec.record('chat', { i: 5 })
-    const next = rec.record('chat', { i: 6 })
-    await rec.flush()
-    const after = rec.record('chat', { i: 7 })
-    await rec.flush()
-    await rec.close()
+    const { glued, next, after } = await gluedNextAfter(rec, race.arm, 5)
     expect(wholeRecordUuids(rec.filePath)).toEqual([glued, next, after])
     expect(reportedLost(errors)).toBe(3)
   })
