@@ -166,10 +166,10 @@ export function* gluedRecordCarry(
   const start = ourEnd - lastWrite.length
   if (!lastWrite.lineStart || start <= 0) return null
   if ((yield* bytesAt(fd, start - 1, 1))[0] === NEWLINE) return null
-  // The glued record ends in this write, or (the first slice of a record written in several calls) goes on
-  // in the next ones: then what this write holds of it is copied again, and the next slices follow the
-  // copy, so the record is whole on a line of its own either way.
-  const end = (yield* lineEndFrom(fd, start, ourEnd)) ?? ourEnd
+  // No line end in it: the first slice of a record written in slices, which is written again whole from
+  // its first character (the write cycle's restart after a change between slices), not carried.
+  const end = yield* lineEndFrom(fd, start, ourEnd)
+  if (end === null) return null
   // The unfinished lines before and after our last write: should this file leave the path, the carry from
   // it copies what is ours on either side of them, and never them (see carryOnLetGo). Before it: someone's
   // append (from `theirsFrom`), or what a cut left of a line (one of ours, counted lost with the cut).

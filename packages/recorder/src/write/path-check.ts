@@ -19,8 +19,13 @@ export interface PathCheckContext {
   readonly custody: Custody
   readonly error: (code: RecorderErrorCode, what: string, cause: unknown) => RecorderError
   readonly report: (code: RecorderErrorCode, message: string) => void
-  /** What the file held of the chunk being written is gone: it is written again whole, on a line of its own. */
+  /**
+   * What the file held of the chunk being written is gone: it is written again whole, on a line of its own
+   * (a record being written in slices from its first character).
+   */
   readonly restartChunk: () => void
+  /** Someone's bytes came between the slices of a record being written in slices: it is written again whole. */
+  readonly restartRecord: () => void
   /** Another writer took the session: the error that ends the recorder for good. */
   readonly final: (error: RecorderError) => void
 }
@@ -93,6 +98,7 @@ export function* actOnPathCheck(outcome: PathCheck, c: PathCheckContext): io.Io<
   }
   switch (outcome.kind) {
     case 'grown':
+      c.restartRecord()
       c.report(RecorderErrorCode.TRANSCRIPT_CHANGED, grownMessage(outcome, false))
       // Our records are still there, before (or among) the foreign bytes: the path holds them — once a record
       // glued to their line is written again.

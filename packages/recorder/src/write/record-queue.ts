@@ -324,6 +324,18 @@ export class RecordQueue {
     this.#buffers.keepLent()
   }
 
+  /**
+   * The head record's slices written so far are gone or damaged (the file was cut, overwritten or appended
+   * to between two of them): it is written again from its first character. It is still whole here (a
+   * record leaves the queue with its last slice), so nothing is lost; the chunk taken last, not written, is
+   * dropped (its buffer is not reused).
+   */
+  restartHead(): void {
+    this.#buffers.keepLent()
+    this.#pendingChars += this.#headChars
+    this.#headChars = 0
+  }
+
   /** Removes a chunk taken by {@link nextChunk} once all its bytes are written. */
   commit(chunk: Chunk): void {
     this.#buffers.committed(chunk.buffer)

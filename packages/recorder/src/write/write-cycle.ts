@@ -125,6 +125,18 @@ export class WriteCycle {
     }
   }
 
+  /**
+   * A record being written in slices, some already written: the file changed between two of them, so what
+   * they wrote is not a line this record can go on. It is written again whole, from its first character,
+   * on a line of its own (the transcript ends the line it left first). True when there was one.
+   */
+  #restartRecord(): boolean {
+    if (!this.#s.queue.midRecord) return false
+    this.#current = null
+    this.#s.queue.restartHead()
+    return true
+  }
+
   *#writeNext(): Io<void> {
     const current = (this.#current ??= this.#take())
     if (current === null) return
@@ -165,8 +177,10 @@ export class WriteCycle {
       error: s.error,
       report: (code, message) => s.reporter.report(s.error(code, message, undefined)),
       restartChunk: () => {
+        if (this.#restartRecord()) return
         if (this.#current !== null) this.#current.written = 0
       },
+      restartRecord: () => void this.#restartRecord(),
       final: (error) => s.latch.final(error),
     })
   }
