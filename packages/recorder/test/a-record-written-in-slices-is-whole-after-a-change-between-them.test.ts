@@ -90,6 +90,20 @@ describe('a record written in slices is whole after a change between two of them
     expect(wholeRecordUuids(rec.filePath)).toEqual([...before, big, after])
   })
 
+  it('an unfinished line appended just before the first slice, then the file moved away: the new file gets the record whole', async () => {
+    // Found by the review of the restart: a file leaving the path is not restarted, and with nothing
+    // carried for the glued first slice, their line and our slice went to the new file, the record split.
+    const { dir, rec, before, big, after } = await changeAfterTheFirstSlice(words, {
+      before: (filePath) => fs.appendFileSync(filePath, partial),
+      after: (filePath) => fs.renameSync(filePath, path.join(path.dirname(filePath), 'moved.jsonl')),
+    })
+    await rec.flush()
+    await rec.close()
+    expect(wholeRecordUuids(path.join(dir, 'moved.jsonl'))).toEqual(before)
+    expect(fs.readFileSync(rec.filePath, 'utf8')).not.toContain(partial)
+    expect(wholeRecordUuids(rec.filePath)).toEqual([big, after])
+  })
+
   it('overwritten in place by someone else between two slices: the next file gets it whole', async () => {
     const { dir, rec, errors, big, after } = await changeAfterTheFirstSlice(words, {
       after: (filePath) => fs.writeFileSync(filePath, 'id,name\n1,someone else\n'),

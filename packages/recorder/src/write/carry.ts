@@ -162,13 +162,16 @@ export function* gluedRecordCarry(
   size: number,
   lastWrite: { readonly length: number; readonly lineStart: boolean },
   theirsFrom?: number,
+  leaving = false,
 ): io.Io<Carry | null> {
   const start = ourEnd - lastWrite.length
   if (!lastWrite.lineStart || start <= 0) return null
   if ((yield* bytesAt(fd, start - 1, 1))[0] === NEWLINE) return null
-  // No line end in it: the first slice of a record written in slices, which is written again whole from
-  // its first character (the write cycle's restart after a change between slices), not carried.
-  const end = yield* lineEndFrom(fd, start, ourEnd)
+  // No line end in it: the first slice of a record written in slices. At the path, the write cycle writes
+  // that record again whole from its first character (its restart after a change between slices). A file
+  // leaving the path is not restarted: the carry brings this slice to the next file, their bytes skipped,
+  // and the next slices follow it there.
+  const end = (yield* lineEndFrom(fd, start, ourEnd)) ?? (leaving ? ourEnd : null)
   if (end === null) return null
   // The unfinished lines before and after our last write: should this file leave the path, the carry from
   // it copies what is ours on either side of them, and never them (see carryOnLetGo). Before it: someone's

@@ -263,7 +263,7 @@ export class Transcript {
     // ends where our last write ends: what was appended after it is theirs, maybe an unfinished line.
     const ourEnd = (yield* this.#expected.shiftedEnd(fd, from, size)) ?? size
     yield* this.#end.adopt(fd, ourEnd, false)
-    yield* this.#rewriteGlued(fd, ourEnd, ourEnd, from)
+    yield* this.#rewriteGlued(fd, ourEnd, ourEnd, from, true)
     return null
   }
 
@@ -313,11 +313,11 @@ export class Transcript {
    * its own (by a carry from this same file; the damaged line stays, as everything written does). True when
    * it will be.
    */
-  *#rewriteGlued(fd: number, ourEnd: number, size: number, ours?: number): io.Io<boolean> {
+  *#rewriteGlued(fd: number, ourEnd: number, size: number, ours?: number, leaving = false): io.Io<boolean> {
     if (this.#carry !== null) return false
     // Appended to (`ours`: where our writes had left the end): their bytes, up to our last write, are theirs.
     const theirsFrom = ours === undefined ? undefined : ours - this.#end.lastWrite.length
-    this.#carry = yield* gluedRecordCarry(fd, ourEnd, size, this.#end.lastWrite, theirsFrom)
+    this.#carry = yield* gluedRecordCarry(fd, ourEnd, size, this.#end.lastWrite, theirsFrom, leaving)
     return this.#carry !== null
   }
 
