@@ -10,6 +10,8 @@ import { checkPath } from './path-check.js'
 import type { Transcript } from './transcript.js'
 import { type WatermarkFollower, Watermarks } from './watermarks.js'
 
+const NEWLINE = 0x0a
+
 export interface CycleSettings {
   readonly queue: RecordQueue
   readonly transcript: Transcript
@@ -180,7 +182,14 @@ export class WriteCycle {
         if (this.#restartRecord()) return
         if (this.#current !== null) this.#current.written = 0
       },
-      restartRecord: () => void this.#restartRecord(),
+      restartRecord: () => {
+        if (this.#restartRecord()) return
+        // A chunk written in part (a write that failed after some of its bytes landed): the lines it
+        // completed stay, and the one it was in the middle of is written again whole after their bytes.
+        const current = this.#current
+        if (current !== null && current.written > 0)
+          current.written = current.chunk.buffer.lastIndexOf(NEWLINE, current.written - 1) + 1
+      },
       final: (error) => s.latch.final(error),
     })
   }
