@@ -5,13 +5,7 @@ import { describe, expect, it } from 'vitest'
 import { createRecorder } from '../src/index.js'
 import { raceOurNextWrite } from './helpers/race-our-next-write.js'
 import { tempDir } from './helpers/temp-dir.js'
-
-/** Byte offset of the middle of the `index`-th line (0-based) of the file. */
-function middleOfLine(filePath: string, index: number): number {
-  const lines = fs.readFileSync(filePath, 'utf8').split('\n')
-  const start = lines.slice(0, index).reduce((sum, line) => sum + Buffer.byteLength(line) + 1, 0)
-  return start + Math.floor(Buffer.byteLength(lines[index]!) / 2)
-}
+import { middleOfLine } from './helpers/transcript.js'
 
 // Found by stop 40's review (also on main before it): a cut raced our write, so a record of it is to be
 // written again from the same file (a carry); before that carry was copied, the file was overwritten in

@@ -3,9 +3,9 @@ import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 
 import { createRecorder, type Recorder, type RecorderError } from '../src/index.js'
-import { raceOurNextWrites, recorderWithARacedWrite } from './helpers/race-our-next-write.js'
+import { raceOurNextWrites, recorderWithARacedWrite, reportedLost } from './helpers/race-our-next-write.js'
 import { tempDir } from './helpers/temp-dir.js'
-import { wholeRecordUuids } from './helpers/transcript.js'
+import { middleOfLine, wholeRecordUuids } from './helpers/transcript.js'
 
 // The race of tamper seed 39 case 10 (stop 39), made to happen at a known moment with real file operations:
 // the transcript is cut in the middle of a line just after the recorder's last look and before its write
@@ -14,20 +14,6 @@ import { wholeRecordUuids } from './helpers/transcript.js'
 // in it, before their bytes. Every acknowledged record must be in a file whole, or counted as lost.
 
 const partial = 'partial line of another tool'
-
-/** How many records the recorder said were lost, summed over its reports. */
-function reportedLost(errors: { message: string }[]): number {
-  return errors
-    .map((error) => /(\d+) record\(s\) already written were lost/.exec(error.message)?.[1])
-    .reduce((sum, count) => sum + (count === undefined ? 0 : Number(count)), 0)
-}
-
-/** Byte offset of the middle of the `index`-th line (0-based) of the file. */
-function middleOfLine(filePath: string, index: number): number {
-  const lines = fs.readFileSync(filePath, 'utf8').split('\n')
-  const start = lines.slice(0, index).reduce((sum, line) => sum + Buffer.byteLength(line) + 1, 0)
-  return start + Math.floor(Buffer.byteLength(lines[index]!) / 2)
-}
 
 /**
  * The raced write and what follows it: `arm()`, then two records in one write (the first to be glued), a

@@ -3,7 +3,7 @@ import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 
 import { createRecorder, type RecorderError } from '../src/index.js'
-import { raceOurNextWrites } from './helpers/race-our-next-write.js'
+import { raceOurNextWrites, reportedLost } from './helpers/race-our-next-write.js'
 import { tempDir } from './helpers/temp-dir.js'
 import { wholeRecordUuids } from './helpers/transcript.js'
 
@@ -19,13 +19,6 @@ const partial = 'partial line of another tool'
 // of repeated bytes moved on by someone's bytes before it looks as it was).
 const words = Array.from({ length: 600 }, (_, i) => `w${i}`).join(' ')
 const repeated = 'b'.repeat(3000)
-
-/** How many records the recorder said were lost, summed over its reports. */
-function reportedLost(errors: readonly RecorderError[]): number {
-  return errors
-    .map((error) => /(\d+) record\(s\) already written were lost/.exec(error.message)?.[1])
-    .reduce((sum, count) => sum + (count === undefined ? 0 : Number(count)), 0)
-}
 
 /**
  * Records 0–2, then a big record whose first slice is followed by `change` (once it has landed), then one

@@ -78,13 +78,12 @@ export class FileEnd {
   }
 
   /**
-   * Our last write was found ending at `ourEnd` in a file cut since: it landed where the cut left the end.
-   * No check found the path naming the file with it in it, so should the file leave the path, the carry
-   * from it starts no later than that write (a record glued to the cut line starts there: the rest of that
-   * line is skipped).
+   * Our last write (one that began a line: the only kind looked for) was found ending at `ourEnd` in a file
+   * cut since: it landed where the cut left the end. No check found the path naming the file with it in it,
+   * so should the file leave the path, the carry from it starts no later than that write (a record glued to
+   * the cut line starts there: the rest of that line is skipped).
    */
   lastWriteLandedAfterCut(ourEnd: number): void {
-    if (!this.#lastWrite.lineStart) return
     this.#verifiedLineEnd = Math.min(this.#verifiedLineEnd, ourEnd - this.#lastWrite.length)
   }
 

@@ -212,10 +212,7 @@ export class Transcript {
       this.#expected.takeHead(head)
       const lastUuid = yield* lastUuidOf(fd, size)
       const lost = yield* this.#records.cutTo(fd, size)
-      // Read before adopting the end, which forgets our last write's bytes.
-      const ourEnd = yield* this.#lastWriteEnd(fd, size)
-      yield* this.#end.adopt(fd, size, true)
-      if (ourEnd !== null) yield* this.#rewriteGlued(fd, ourEnd, size)
+      yield* this.#adoptAfterCut(fd, size, true)
       if (this.#carry !== null && this.#carry.fd !== fd) yield* planCarry(this.#carry, fd, size, false)
       return { kind: 'rewritten', from, to: size, lastUuid, ...lost }
     }
@@ -249,12 +246,7 @@ export class Transcript {
       // as check() counts it for a file still at the path; what it holds now is carried from it.
       const lastUuid = yield* lastUuidOf(fd, size)
       const lost = yield* this.#records.cutTo(fd, size)
-      const ourEnd = yield* this.#lastWriteEnd(fd, size)
-      yield* this.#end.adopt(fd, size, false)
-      if (ourEnd !== null) {
-        this.#end.lastWriteLandedAfterCut(ourEnd)
-        yield* this.#rewriteGlued(fd, ourEnd, size)
-      }
+      yield* this.#adoptAfterCut(fd, size, false)
       return { kind: 'rewritten', from, to: size, lastUuid, ...lost }
     }
     if (size < from) return yield* this.#truncatedTo(fd, size)
@@ -274,7 +266,8 @@ export class Transcript {
     // Our last write raced their rewrite (it landed after their truncation): its bytes end their file, or
     // are in it before bytes they wrote after it.
     const raced =
-      (yield* this.#expected.endsWithOurs(fd, size)) || (yield* this.#lastWriteEnd(fd, size)) !== null
+      (yield* this.#expected.endsWithOurs(fd, size)) ||
+      (yield* this.#expected.lastWriteEnd(fd, size, this.#end.lastWrite)) !== null
     // Not ours any more: never written again. The bytes we wrote are gone, so there is nothing to carry, and
     // a glued record's carry from this file goes with them (counted below): the closed number may soon name
     // someone else's file, and is never read again.
@@ -289,20 +282,25 @@ export class Transcript {
   *#truncatedTo(fd: number, size: number): io.Io<PathCheck> {
     const from = this.#end.size
     const lost = yield* this.#records.cutTo(fd, size)
-    // Cut between the read before our last write and the write: it landed on the cut line (and someone may
-    // have appended after it since: it does not always end the file).
-    const ourEnd = yield* this.#lastWriteEnd(fd, size)
-    if (ourEnd !== null) yield* this.#rewriteGlued(fd, ourEnd, size)
-    yield* this.#end.adopt(fd, size, false)
-    if (ourEnd !== null) this.#end.lastWriteLandedAfterCut(ourEnd)
+    yield* this.#adoptAfterCut(fd, size, false)
     // Cut before the carry into it was made: what it lacks now is found again from what it holds now.
     if (this.#carry !== null && this.#carry.fd !== fd) yield* planCarry(this.#carry, fd, size, false)
     return { kind: 'truncated', from, to: size, ...lost }
   }
 
-  /** Where our last write call ends in the open file (`size` bytes now), or null when it is not in it whole. */
-  *#lastWriteEnd(fd: number, size: number): io.Io<number | null> {
-    return yield* this.#expected.lastWriteEnd(fd, size, this.#end.lastWrite)
+  /**
+   * The open file was cut, or rewritten with our records, to `size` bytes: writing goes on at its end.
+   * Our last write may have landed after the cut (a race with it; someone may have appended since, so it
+   * does not always end the file): a record of it glued to the cut line is written again, and, unless the
+   * path was just found naming the file (`allVerified`), the carry should the file leave the path starts no
+   * later than that write. Looked for before the end is adopted, which forgets that write's bytes.
+   */
+  *#adoptAfterCut(fd: number, size: number, allVerified: boolean): io.Io<void> {
+    const ourEnd = yield* this.#expected.lastWriteEnd(fd, size, this.#end.lastWrite)
+    yield* this.#end.adopt(fd, size, allVerified)
+    if (ourEnd === null) return
+    if (!allVerified) this.#end.lastWriteLandedAfterCut(ourEnd)
+    yield* this.#rewriteGlued(fd, ourEnd, size)
   }
 
   /**

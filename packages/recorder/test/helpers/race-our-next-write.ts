@@ -58,3 +58,10 @@ export function recorderWithARacedWrite(
   hooks = change(rec.filePath)
   return { rec, errors, arm: racing.arm }
 }
+
+/** How many records the recorder said were lost, summed over `errors` (reports without a count add 0). */
+export function reportedLost(errors: readonly { readonly message: string }[]): number {
+  return errors
+    .map((error) => /(\d+) record\(s\) already written were lost/.exec(error.message)?.[1])
+    .reduce((sum, count) => sum + (count === undefined ? 0 : Number(count)), 0)
+}

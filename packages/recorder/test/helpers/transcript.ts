@@ -36,6 +36,13 @@ export function wholeRecordUuids(filePath: string): string[] {
     })
 }
 
+/** Byte offset of the middle of the `index`-th line (0-based) of a transcript: where a race test cuts it. */
+export function middleOfLine(filePath: string, index: number): number {
+  const lines = fs.readFileSync(filePath, 'utf8').split('\n')
+  const start = lines.slice(0, index).reduce((sum, line) => sum + Buffer.byteLength(line) + 1, 0)
+  return start + Math.floor(Buffer.byteLength(lines[index]!) / 2)
+}
+
 /** Checks that each record's parent is the record before it (the default chain) and returns the uuids. */
 export function chainOf(records: ReadonlyArray<Record<string, unknown>>): string[] {
   return records.map((record) => record.uuid as string)
