@@ -64,15 +64,28 @@ export interface SessionInfoEvent extends EventBase {
   readonly parentSessionId?: string
 }
 
+/**
+ * An image a message or tool result carries, as the transcript holds it: base64 bytes and the media type the
+ * agent declared (unchecked: a consumer that shows it must check the bytes itself, see export/images.ts).
+ * The event's text keeps an `[image]` stand-in for consumers that show text only.
+ */
+export interface EventImage {
+  readonly mediaType: string
+  readonly data: string
+}
+
 export interface UserMessageEvent extends EventBase {
   readonly kind: 'user'
   readonly text: string
+  /** Images in the message (Claude `image` blocks, Codex `input_image`, Gemini/Qwen `inlineData`). */
+  readonly images?: readonly EventImage[]
 }
 
 export interface AssistantMessageEvent extends EventBase {
   readonly kind: 'assistant'
   readonly text: string
   readonly model?: string
+  readonly images?: readonly EventImage[]
 }
 
 export interface ThinkingEvent extends EventBase {
@@ -95,6 +108,13 @@ export interface ToolResultEvent extends EventBase {
   /** The output as text (structured output is JSON-stringified). */
   readonly output: string
   readonly isError: boolean
+  /** Images in the result (a screenshot, an image file read). */
+  readonly images?: readonly EventImage[]
+  /**
+   * The subagent the call spawned, where the format names it (Claude Code's Task/Agent result:
+   * `toolUseResult.agentId`, or `agentId: <id>` in its text); its transcript is `agent-<id>.jsonl`.
+   */
+  readonly agentId?: string
 }
 
 /** Tokens one model request used, counted once (see usage.ts for each format's rules). */
@@ -103,9 +123,10 @@ export interface UsageEvent extends EventBase {
   readonly model?: string
   readonly usage: Usage
   /**
-   * Identifies the model request where the format can tell (Claude Code: `<message.id>:<requestId>`): a
-   * request already counted in this file yields no usage event, and a summary over several files counts a
-   * key once (Claude copies a request's records into the next file on resume).
+   * Identifies the model request where the format can tell (Claude Code: `<message.id>:<requestId>`, or
+   * `<message.id>` when the server sent no request id): a later line of the request yields a `revises`
+   * event, and a summary over several files counts a key once (Claude copies a request's records into the
+   * next file on resume).
    */
   readonly requestKey?: string
   /**
@@ -113,6 +134,18 @@ export interface UsageEvent extends EventBase {
    * checkpoint without it): the request was made, so usage totals count it, but it belongs to no turn.
    */
   readonly takenBack?: true
+  /**
+   * Later figures of a request an earlier event of this file reported (its `requestKey`): Claude Code writes
+   * one line per content block and the counts on the earlier lines are partial. `usage` is then the growth
+   * over what was reported before, so a consumer that adds usage events up gets the last line's figures;
+   * a consumer that counts requests does not count this one again.
+   */
+  readonly revises?: string
+  /**
+   * Usage fields the agent wrote that are not a token count (a string, `null`, a negative number, a number
+   * over 2^53 − 1): each adds 0 unless another line of the same request gives that field a count.
+   */
+  readonly invalidFields?: readonly { readonly field: string; readonly value: string }[]
 }
 
 /** The context was compacted: what came before is summarized (Claude `compact_boundary`, Codex `compacted`…). */

@@ -1,9 +1,10 @@
 import type { SessionRecord } from '@sessiontape/recorder'
 import type { Agent, ConversationEvent } from '../model.js'
-import { fromAnthropic } from '../usage/usage.js'
+import { ClaudeUsage } from '../usage/claude-usage.js'
 import {
   lineEvents,
   nonEmpty,
+  imagesIn,
   objectOf,
   recordEvents,
   SessionFields,
@@ -14,43 +15,17 @@ import {
 
 /**
  * Claude Code (`~/.claude/projects/<project>/<session>.jsonl`). A model response is written as one record
- * per content block (text, thinking, tool_use), each repeating the response's `message.usage`; ccusage
- * counts a response once by `message.id` + `requestId`, and so do we (a line without either is counted
- * every time, as ccusage does). Usage can also sit on a line that is not a record (no uuid): counted too.
+ * per content block (text, thinking, tool_use), each repeating the response's `message.usage` (partial on
+ * the earlier lines): a response is one request, its last line's figures (`ClaudeUsage`, docs/usage.md).
+ * Usage can also sit on a line that is not a record (no uuid): counted too.
  * Tool results come back inside `user` records as `tool_result` blocks. `system` records of subtype
  * `compact_boundary` mark a compaction; the summary Claude writes after it is a `user` record with
  * `isCompactSummary`.
  */
 export function claudeCodeMapper(agent: Agent = 'claude-code'): FormatMapper {
   const session = new SessionFields(agent)
-  const counted = new Set<string>()
-
-  const usageDraft = (value: Readonly<Record<string, unknown>>): Draft | undefined => {
-    const message = objectOf(value.message)
-    const usage = objectOf(message?.usage)
-    // ccusage's rule: a usage without both counts is not a usage line.
-    if (
-      usage === undefined ||
-      typeof usage.input_tokens !== 'number' ||
-      typeof usage.output_tokens !== 'number'
-    )
-      return undefined
-    const messageId = nonEmpty(message?.id)
-    const requestId = nonEmpty(value.requestId)
-    const requestKey =
-      messageId !== undefined && requestId !== undefined ? `${messageId}:${requestId}` : undefined
-    if (requestKey !== undefined) {
-      if (counted.has(requestKey)) return undefined
-      counted.add(requestKey)
-    }
-    const model = nonEmpty(message?.model)
-    return {
-      kind: 'usage',
-      ...(model === undefined ? {} : { model }),
-      usage: fromAnthropic(usage),
-      ...(requestKey === undefined ? {} : { requestKey }),
-    }
-  }
+  const requests = new ClaudeUsage()
+  const usageDraft = (value: Readonly<Record<string, unknown>>): Draft | undefined => requests.draft(value)
 
   return {
     agent,
@@ -151,21 +126,30 @@ export function claudeRecordDrafts(record: Readonly<Record<string, unknown>>): D
           input: block.input,
         })
         break
-      case 'tool_result':
+      case 'tool_result': {
+        const output = textOf(block.content)
+        const images = imagesIn(block.content)
+        const agentId = spawnedAgent(record, output)
         drafts.push({
           kind: 'tool-result',
           callId: textOf(block.tool_use_id),
-          output: textOf(block.content),
+          output,
           isError: block.is_error === true,
+          ...(images.length > 0 ? { images } : {}),
+          ...(agentId === undefined ? {} : { agentId }),
         })
         break
-      case 'image':
+      }
+      case 'image': {
+        const images = imagesIn([block])
+        const shown = images.length > 0 ? { images } : {}
         drafts.push(
           type === 'assistant'
-            ? { kind: 'assistant', text: '[image]', ...(model ? { model } : {}) }
-            : { kind: 'user', text: '[image]' },
+            ? { kind: 'assistant', text: '[image]', ...(model ? { model } : {}), ...shown }
+            : { kind: 'user', text: '[image]', ...shown },
         )
         break
+      }
       default:
         if (typeof block.tool_use_id === 'string') {
           // Server tool results (`web_search_tool_result`…) answer a `server_tool_use`.
@@ -187,4 +171,14 @@ function systemDraft(record: Readonly<Record<string, unknown>>): Draft {
   if (record.level === 'error' || record.subtype === 'api_error')
     return { kind: 'marker', marker: 'error', text }
   return { kind: 'marker', marker: 'notice', text }
+}
+
+/**
+ * The subagent a Task/Agent call's result names: the record's `toolUseResult.agentId`, else the `agentId: <id>`
+ * line Claude Code puts in the result's text. Its transcript is `<session>/subagents/agent-<id>.jsonl`.
+ */
+function spawnedAgent(record: Readonly<Record<string, unknown>>, output: string): string | undefined {
+  const named = nonEmpty(objectOf(record.toolUseResult)?.agentId)
+  if (named !== undefined) return named
+  return /(?:^|\n)agentId: ([A-Za-z0-9_-]+)/.exec(output)?.[1]
 }

@@ -2,6 +2,7 @@ import type { SessionRecord } from '@sessiontape/recorder'
 import type { Agent, ConversationEvent, Usage } from '../model.js'
 import { count, hasTokens, usageOf } from '../usage/usage.js'
 import {
+  imagesIn,
   lineEvents,
   nonEmpty,
   objectOf,
@@ -36,7 +37,8 @@ interface Counts {
  * call, `*_output` → tool result, `compacted` → compaction, `turn_context` names the model of what follows.
  * `event_msg`s repeat the response items for the UI, except `token_count`, the usage: as `@ccusage/codex`
  * counts it — `last_token_usage` when present, else the growth of `total_token_usage` since the previous
- * event (never below 0), cached input capped at the input, an event of all zeros is none. OpenAI's counts
+ * event (never below 0), cached input capped at the input, an event of all zeros is none, an event whose
+ * running totals equal the previous event's is none (a repeat, not a request). OpenAI's counts
  * already include cached input in `input_tokens` and reasoning in `output_tokens`.
  */
 export function codexCliMapper(agent: Agent = 'codex-cli'): FormatMapper {
@@ -96,9 +98,11 @@ export function codexCliMapper(agent: Agent = 'codex-cli'): FormatMapper {
     switch (payload.type) {
       case 'message': {
         const text = textOf(payload.content)
-        if (payload.role === 'user') return [{ kind: 'user', text }]
+        const images = imagesIn(payload.content)
+        const shown = images.length > 0 ? { images } : {}
+        if (payload.role === 'user') return [{ kind: 'user', text, ...shown }]
         if (payload.role === 'assistant')
-          return [{ kind: 'assistant', text, ...(model === undefined ? {} : { model }) }]
+          return [{ kind: 'assistant', text, ...(model === undefined ? {} : { model }), ...shown }]
         return []
       }
       case 'reasoning': {
@@ -136,6 +140,11 @@ export function codexCliMapper(agent: Agent = 'codex-cli'): FormatMapper {
   function tokenCount(info: Readonly<Record<string, unknown>> | undefined): Usage | undefined {
     const last = countsOf(objectOf(info?.last_token_usage))
     const total = countsOf(objectOf(info?.total_token_usage))
+    // Codex (Desktop 0.104 most often) writes the event again with the running totals unchanged when
+    // nothing was requested (a rate-limit update, a UI refresh): it repeats the previous request's
+    // `last_token_usage` too, and is no request. Codex's own totals are the record that confirms it.
+    if (total !== undefined && previousTotals !== undefined && sameCounts(total, previousTotals))
+      return undefined
     let counts = last
     if (counts === undefined && total !== undefined) counts = growth(total, previousTotals)
     if (total !== undefined) previousTotals = total
@@ -158,6 +167,10 @@ function countsOf(usage: Readonly<Record<string, unknown>> | undefined): Counts 
     output: count(usage.output_tokens),
     reasoning: count(usage.reasoning_output_tokens),
   }
+}
+
+function sameCounts(a: Counts, b: Counts): boolean {
+  return a.input === b.input && a.cached === b.cached && a.output === b.output && a.reasoning === b.reasoning
 }
 
 function growth(total: Counts, previous: Counts | undefined): Counts {

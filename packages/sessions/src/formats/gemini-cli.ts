@@ -2,6 +2,7 @@ import type { SessionRecord } from '@sessiontape/recorder'
 import type { ConversationEvent } from '../model.js'
 import { fromGeminiCounts } from '../usage/usage.js'
 import {
+  imagesIn,
   lineEvents,
   nonEmpty,
   objectOf,
@@ -71,9 +72,11 @@ function geminiDrafts(record: Readonly<Record<string, unknown>>): Draft[] {
   const drafts: Draft[] = []
   const model = nonEmpty(record.model)
   switch (record.type) {
-    case 'user':
-      drafts.push({ kind: 'user', text: textOf(record.content) })
+    case 'user': {
+      const images = imagesIn(record.content)
+      drafts.push({ kind: 'user', text: textOf(record.content), ...(images.length > 0 ? { images } : {}) })
       return drafts
+    }
     case 'info':
     case 'warning':
       return [{ kind: 'marker', marker: 'notice', text: textOf(record.content) }]

@@ -1,5 +1,5 @@
 import type { SessionRecord } from '@sessiontape/recorder'
-import type { Agent, ConversationEvent, EventBase, SessionInfoEvent } from '../model.js'
+import type { Agent, ConversationEvent, EventBase, EventImage, SessionInfoEvent } from '../model.js'
 
 /** An event before the reader gives it its place: everything but the fields every event carries. */
 export type Draft = ConversationEvent extends infer E
@@ -152,7 +152,7 @@ export function textOf(value: unknown): string {
     const parts = value.map((item) => {
       const block = objectOf(item)
       if (block !== undefined && typeof block.text === 'string') return block.text
-      if (block !== undefined && block.type === 'image') return '[image]'
+      if (block !== undefined && imageOf(block) !== undefined) return '[image]'
       return typeof item === 'string' ? item : JSON.stringify(item)
     })
     return parts.join('\n')
@@ -169,4 +169,38 @@ export function parsedInput(value: unknown): unknown {
     // Not JSON after all (a shell command, free text): keep the string the agent recorded.
     return value
   }
+}
+
+/**
+ * The image a content block holds, in any of the shapes the formats write: Claude's `{type: 'image',
+ * source: {type: 'base64', media_type, data}}`, Codex's `{type: 'input_image', image_url: 'data:…;base64,…'}`,
+ * Gemini's and Qwen's `{inlineData: {mimeType, data}}`. Only bytes the transcript itself holds: an image
+ * by URL is never fetched.
+ */
+export function imageOf(value: unknown): EventImage | undefined {
+  const block = objectOf(value)
+  if (block === undefined) return undefined
+  const source = objectOf(block.source)
+  if (block.type === 'image' && source?.type === 'base64' && typeof source.data === 'string')
+    return { mediaType: textOf(source.media_type), data: source.data }
+  const inline = objectOf(block.inlineData)
+  if (inline !== undefined && typeof inline.data === 'string')
+    return { mediaType: textOf(inline.mimeType), data: inline.data }
+  if (block.type === 'input_image' && typeof block.image_url === 'string') {
+    const match = /^data:([^;,]*);base64,/.exec(block.image_url)
+    if (match !== null) return { mediaType: match[1]!, data: block.image_url.slice(match[0].length) }
+  }
+  if (block.type === 'image') return { mediaType: '', data: '' }
+  return undefined
+}
+
+/** The images of a content array (empty for anything else). */
+export function imagesIn(value: unknown): EventImage[] {
+  if (!Array.isArray(value)) return []
+  const images: EventImage[] = []
+  for (const item of value) {
+    const image = imageOf(item)
+    if (image !== undefined && image.data !== '') images.push(image)
+  }
+  return images
 }

@@ -2,6 +2,7 @@ import type { SessionRecord } from '@sessiontape/recorder'
 import type { Agent, ConversationEvent } from '../model.js'
 import { fromGeminiCounts } from '../usage/usage.js'
 import {
+  imagesIn,
   lineEvents,
   nonEmpty,
   objectOf,
@@ -73,10 +74,12 @@ export function qwenRecordDrafts(record: Readonly<Record<string, unknown>>): Dra
       drafts.push({ kind: 'tool-result', callId, output, isError })
     } else if (objectOf(part.inlineData) !== undefined) {
       const media = `[${textOf(objectOf(part.inlineData)?.mimeType) || 'inline data'}]`
+      const images = imagesIn([part])
+      const shown = images.length > 0 ? { images } : {}
       drafts.push(
         assistant
-          ? { kind: 'assistant', text: media, ...(model ? { model } : {}) }
-          : { kind: 'user', text: media },
+          ? { kind: 'assistant', text: media, ...(model ? { model } : {}), ...shown }
+          : { kind: 'user', text: media, ...shown },
       )
     } else if (typeof part.text === 'string') {
       if (part.thought === true) drafts.push({ kind: 'thinking', text: part.text })
