@@ -16,6 +16,12 @@ export interface EventSink {
   record(uuid: string, record: SessionRecord): void
   /** A damaged or over-long line. */
   problem(): void
+  /**
+   * A line over {@link CATALOG_MAX_LINE_BYTES}, skipped unparsed (after `problem()`): where its bytes are in
+   * the file, for a reader that searches it in chunks (search/long-line.ts). In a compressed file the
+   * offset is in its content, not in the file.
+   */
+  overlong?(line: number, offset: number, length: number): void
 }
 
 /**
@@ -75,8 +81,11 @@ export async function readEvents(
         for (const record of line.records) onRecord(record, line.line)
         for (const value of line.takenBack ?? []) emit(mapper.takenBack?.(value, line.line) ?? [])
         if (line.problems.length > 0) sink.problem()
+        if (line.problems.some((problem) => problem.kind === 'too-long'))
+          sink.overlong?.(line.line, line.offset, line.length)
         end = { offset: line.offset + line.length + 1, line: line.line + 1 }
       }
+      await sink.pace?.()
     }
     return end
   }
@@ -95,6 +104,7 @@ export async function readEvents(
       (tail = { text: found.text, line: found.line, offset: found.offset, length: found.bytes.length }),
     onOverlong: (line, bytes, terminated, offset) => {
       sink.problem()
+      sink.overlong?.(line, offset, bytes)
       if (terminated) end = { offset: offset + bytes + 1, line: line + 1 }
     },
   })
@@ -105,6 +115,7 @@ export async function readEvents(
       if (text.trim() !== '') parseLine(text, firstLine + i)
       end = { offset: starts[i]! + lengths[i]! + 1, line: firstLine + i + 1 }
     }
+    await sink.pace?.()
   }
   const last = tail
   if (last !== undefined && parser.completeTail && last.text.trim() !== '') {
