@@ -22,6 +22,11 @@ export interface EventSink {
    * offset is in its content, not in the file.
    */
   overlong?(line: number, offset: number, length: number): void
+  /**
+   * Awaited after each batch of lines: a reader that must not run ahead of its consumer (the viewer, while
+   * a page's stream drains) holds the read here. The catalog and search pass none.
+   */
+  pace?(): Promise<void> | void
 }
 
 /**
