@@ -1,0 +1,65 @@
+/**
+ * What the harness needs to know of one agent CLI: how to install and point it at our server, the commands
+ * of each scenario, where it keeps its sessions, and (where it keeps one) its own cumulative usage figure.
+ */
+
+export interface AgentContext {
+  /** The fresh HOME of this agent's run (XDG dirs live under it too). */
+  readonly home: string
+  /** The model server's base URL, `http://127.0.0.1:<port>`. */
+  readonly serverUrl: string
+  /** The agent's command (the package's bin) and, for those that need it, the Node 22 folder to put first on PATH. */
+  readonly bin: string
+  readonly nodeBinDir?: string
+}
+
+/** One command of a scenario. `kill: 'on-stall'` kills the agent once the server's stall has started. */
+export interface Step {
+  readonly args: readonly string[]
+  readonly kill?: 'on-stall'
+}
+
+export type ScenarioLabel = 'simple' | 'tool-resume' | 'killed' | 'subagent'
+
+export interface Scenario {
+  readonly label: ScenarioLabel
+  /** Send Anthropic's `request-id` header in this scenario (both cases must be read right). */
+  readonly requestId: boolean
+  readonly steps: readonly Step[]
+  /** Texts `show` must print for this scenario's sessions (prompt markers; the server adds answers, tools). */
+  readonly prompts: readonly string[]
+}
+
+/** The agent's own cumulative figure for a set of its session files, when it keeps one. */
+export interface Cumulative {
+  /** Where it came from, e.g. `last token_count total_token_usage`. */
+  readonly source: string
+  readonly inputTokens: number
+  readonly outputTokens: number
+}
+
+export interface AgentSpec {
+  /** The key in versions.json and the table's name. */
+  readonly name: string
+  readonly title: string
+  readonly bin: string
+  readonly needsNode22: boolean
+  readonly scenarios: readonly Scenario[]
+  /** Writes the agent's config into the fresh HOME. */
+  setup(ctx: AgentContext): void
+  env(ctx: AgentContext): NodeJS.ProcessEnv
+  /** The agent's own data directory, given to `sessiontape list`. */
+  dataDir(home: string): string
+  /** Every session file the agent wrote under its home. */
+  sessionFiles(home: string): string[]
+  cumulative?(files: readonly string[]): Cumulative | undefined
+}
+
+/** The prompts every agent gets; the markers in brackets tell the server what to answer (server/reply.ts). */
+export const PROMPTS = {
+  simple: 'CONF-SIMPLE: Say hello in one sentence.',
+  tool: 'CONF-TOOL: List the files in this directory. [[tool]]',
+  resume: 'CONF-RESUME: Now summarize notes.txt in one line.',
+  killed: 'CONF-KILLED: Write a long story. [[stall]]',
+  subagent: 'CONF-SUBAGENT: Use a subagent to list the files in this directory. [[subagent]]',
+} as const

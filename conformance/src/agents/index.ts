@@ -1,0 +1,7 @@
+export type { AgentSpec } from './agent.js'
+import type { AgentSpec } from './agent.js'
+import { claudeCode } from './claude-code.js'
+import { codex } from './codex.js'
+
+/** The agents the suite runs, in order (the two that need no Node 22 first). */
+export const AGENTS: readonly AgentSpec[] = [claudeCode, codex]
