@@ -1,7 +1,7 @@
 /**
  * The example agent built by each bundler an agent CLI may ship with — esbuild (ESM with the root README's
- * banner, and CJS), rollup + @rollup/plugin-node-resolve + @rollup/plugin-commonjs with default options,
- * webpack 5 (ESM and CommonJS output), vite's SSR build — each run from a folder with no node_modules. It
+ * banner, and CJS), rollup + @rollup/plugin-node-resolve + @rollup/plugin-commonjs with default options and
+ * again as one file (`output.inlineDynamicImports`, the usual one-file CLI set-up), webpack 5 (ESM and CommonJS output), vite's SSR build — each run from a folder with no node_modules. It
  * bundles the packages' published entry points, not their sources: the workspace's dist/ (built by the test
  * command) in the examples e2e test, the packed tarballs installed with npm in scripts/check-packages.ts.
  * Both use this one module, so the configs and the install cache are the same in both places.
@@ -108,7 +108,7 @@ async function plainEntry(work: string, source: AgentSource): Promise<string> {
 }
 
 export type BundlerName =
-  'esbuild-esm' | 'esbuild-cjs' | 'rollup' | 'webpack-esm' | 'webpack-cjs' | 'vite-ssr'
+  'esbuild-esm' | 'esbuild-cjs' | 'rollup' | 'rollup-one-file' | 'webpack-esm' | 'webpack-cjs' | 'vite-ssr'
 
 /** The command in the root README's "Bundling" section (its banner is what an ESM bundle needs). */
 export async function readmeEsbuildBanner(): Promise<string> {
@@ -122,6 +122,7 @@ export const BUNDLERS: readonly BundlerName[] = [
   'esbuild-esm',
   'esbuild-cjs',
   'rollup',
+  'rollup-one-file',
   'webpack-esm',
   'webpack-cjs',
   'vite-ssr',
@@ -158,7 +159,8 @@ export async function bundleWith(
       })
       break
     }
-    case 'rollup': {
+    case 'rollup':
+    case 'rollup-one-file': {
       const { rollup } = (await import(path.join(modules, 'rollup', 'dist', 'es', 'rollup.js'))) as {
         rollup: (
           options: object,
@@ -167,7 +169,10 @@ export async function bundleWith(
       const { nodeResolve } = (await load('@rollup/plugin-node-resolve')) as { nodeResolve: () => object }
       const { default: commonjs } = (await load('@rollup/plugin-commonjs')) as { default: () => object }
       const bundle = await rollup({ input: entry, plugins: [nodeResolve(), commonjs()], onwarn: () => {} })
-      await bundle.write({ dir: out, format: 'es', entryFileNames: 'agent.mjs' })
+      // One file: every dynamic import() inlined. A CommonJS module reached that way comes back as a
+      // namespace without `default` (its exports are spread onto it), unlike the default chunked output.
+      const oneFile = bundler === 'rollup-one-file' ? { inlineDynamicImports: true } : {}
+      await bundle.write({ dir: out, format: 'es', entryFileNames: 'agent.mjs', ...oneFile })
       await bundle.close()
       main = 'agent.mjs'
       break
