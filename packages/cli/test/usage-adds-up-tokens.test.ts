@@ -46,7 +46,7 @@ describe('sessiontape usage', () => {
     const { code, stderr, json } = await usageJson(projects, '--by', 'day')
     expect(stderr).toBe('')
     expect(code).toBe(0)
-    expect(json.days).toEqual([
+    expect(json.days).toMatchObject([
       { date: '2026-02-10', ...DAY_1, models: ['claude-sonnet-4-5-20250929'], requests: 3 },
       {
         date: '2026-02-11',
@@ -64,12 +64,15 @@ describe('sessiontape usage', () => {
       totalTokens: DAY_1.totalTokens + DAY_2.totalTokens,
       models: ['claude-haiku-4-5-20251001', 'claude-opus-4-1-20250805', 'claude-sonnet-4-5-20250929'],
       requests: 6,
+      costUSD: expect.any(Number) as number,
+      unpricedRequests: 0,
+      unpricedModels: [],
     })
     expect(json.filesRead).toBe(3)
     expect(json.unreadable).toEqual([])
   })
 
-  it('lists sessions with file, format, sessionId and models; a request copied into a resumed file counts in the first', async () => {
+  it('lists sessions with file, format, sessionId and models; a subagent file counts in its parent session; a request copied into a resumed file counts in the first', async () => {
     const { json } = await usageJson(projects)
     const sessions = json.sessions as {
       file: string
@@ -78,6 +81,7 @@ describe('sessiontape usage', () => {
       models: string[]
       inputTokens: number
       requests: number
+      subagentFiles?: string[]
     }[]
     expect(
       sessions.map((s) => [
@@ -87,6 +91,7 @@ describe('sessiontape usage', () => {
         s.models,
         s.inputTokens,
         s.requests,
+        s.subagentFiles?.map((file) => path.relative(projects, file)),
       ]),
     ).toEqual([
       [
@@ -96,22 +101,16 @@ describe('sessiontape usage', () => {
         ['claude-sonnet-4-5-20250929'],
         DAY_1.inputTokens,
         3,
-      ],
-      [
-        '-home-dev-app/aaaaaaaa-0000-4000-8000-000000000002/subagents/agent-3f2a.jsonl',
-        'claude-code',
-        'aaaaaaaa-0000-4000-8000-000000000002',
-        ['claude-haiku-4-5-20251001'],
-        900,
-        1,
+        undefined,
       ],
       [
         '-home-dev-app/aaaaaaaa-0000-4000-8000-000000000002.jsonl',
         'claude-code',
         'aaaaaaaa-0000-4000-8000-000000000002',
-        ['claude-opus-4-1-20250805'],
-        3540,
-        2,
+        ['claude-haiku-4-5-20251001', 'claude-opus-4-1-20250805'],
+        3540 + 900,
+        3,
+        ['-home-dev-app/aaaaaaaa-0000-4000-8000-000000000002/subagents/agent-3f2a.jsonl'],
       ],
     ])
     expect(json).not.toHaveProperty('days')
@@ -149,13 +148,16 @@ describe('sessiontape usage', () => {
     const { code, stdout } = await runInProcess('usage', projects, dir, '--timezone', 'UTC')
     expect(code).toBe(0)
     const lines = stdout.split('\n')
-    expect(lines[0]).toMatch(/^session\s+input\s+cache read\s+cache write\s+output\s+reasoning\s+total$/)
+    expect(lines[0]).toMatch(
+      /^session\s+input\s+cache read\s+cache write\s+output\s+reasoning\s+total\s+cost$/,
+    )
     expect(stdout).toContain('x␛]0;pwned␇')
     expect(stdout).not.toContain('\u001b')
     expect(lines.find((l) => l.startsWith('total'))).toMatch(
-      /^total\s+40,460\s+33,500\s+3,800\s+1,886\s+0\s+42,346$/,
+      // The hostile model has no price: the cost says so instead of counting it as $0.
+      /^total\s+40,460\s+33,500\s+3,800\s+1,886\s+0\s+42,346\s+\$\d+\.\d{4} \+ unknown$/,
     )
-    expect(stdout).toContain('4 files read, 4 with usage; 7 model requests.')
+    expect(stdout).toContain('4 files read, 3 with usage; 7 model requests.')
   })
 
   it('an unreadable path is reported and exits 2; the rest is still counted', async () => {
@@ -168,7 +170,7 @@ describe('sessiontape usage', () => {
   })
 
   it.for([
-    [['--by', 'week'], /unknown --by "week"; expected session, day or model/],
+    [['--by', 'week'], /unknown --by "week"; expected session, day, model or agent/],
     [['--since', '2026-13-01'], /Expected `since` to be a day as YYYY-MM-DD/],
     [['--timezone', 'Mars/Olympus'], /Expected `timeZone` to be an IANA time zone name/],
   ] as const)('a bad command line exits 2: %s', async ([args, message]) => {
@@ -194,9 +196,12 @@ describe('sessiontape usage', () => {
     ])
   })
 
-  it('needs a path', async () => {
-    const { code, stderr } = await runInProcess('usage')
+  it('without a path and with no agent directory on the machine: says so, exits 2', async () => {
+    const home = path.join(tmp, 'empty-home')
+    await mkdir(home, { recursive: true })
+    const env = { HOME: home, CLAUDE_CONFIG_DIR: '', CODEX_HOME: '', COPILOT_HOME: '' }
+    const { code, stderr } = await runCliWith({ env }, 'usage')
     expect(code).toBe(2)
-    expect(stderr).toMatch(/missing <file-or-dir>/)
+    expect(stderr).toMatch(/no agent session directory found .*give a <file-or-dir>/)
   })
 })

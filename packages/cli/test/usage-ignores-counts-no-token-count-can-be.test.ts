@@ -26,11 +26,22 @@ describe('`usage` counts only what a token count can be: a whole number from 0 t
       )
       const result = await runInProcess('usage', file, '--json')
       expect(result.code).toBe(0)
-      const { totals } = JSON.parse(result.stdout) as { totals: Record<string, unknown> }
+      const { totals, problems } = JSON.parse(result.stdout) as {
+        totals: Record<string, unknown>
+        problems: { line: number; field: string; value: string }[]
+      }
       expect(totals).toMatchObject({ inputTokens: 100, outputTokens: 57, totalTokens: 157, requests: 4 })
+      // Each one is named, never dropped without a word.
+      expect(problems.map((p) => [p.line, p.field, p.value])).toEqual([
+        [2, 'message.usage.input_tokens', '1e+308'],
+        [2, 'message.usage.output_tokens', '1e+308'],
+        [3, 'message.usage.input_tokens', 'Infinity'],
+        [4, 'message.usage.input_tokens', '1152921504606847000'],
+        [4, 'message.usage.output_tokens', '-100'],
+      ])
       const table = await runInProcess('usage', file)
       expect(table.stdout).not.toMatch(/∞|NaN|e\+/)
-      expect(table.stdout).toMatch(/^total\s+100\s+0\s+0\s+57\s+0\s+157$/m)
+      expect(table.stdout).toMatch(/^total\s+100\s+0\s+0\s+57\s+0\s+157\s+unknown$/m)
     })
   })
 })

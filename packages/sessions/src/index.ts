@@ -35,6 +35,8 @@ export * from './catalog/index.js'
 export * from './search/index.js'
 export {
   summarizeUsage,
+  type AgentUsage,
+  type UsageProblem,
   type DayUsage,
   type ModelUsage,
   type SessionUsage,
@@ -42,3 +44,5 @@ export {
   type UsageSummary,
   type UsageTotals,
 } from './usage/summarize-usage.js'
+export { BUILT_IN_PRICES, type ModelPrice, type PriceTable } from './usage/prices.js'
+export { agentHomes, existingAgentHomes, type AgentHome } from './usage/agent-homes.js'

@@ -1,4 +1,6 @@
-import { CliError, ExitCode, styleOf, type CliIo } from '../cli-io.js'
+import { readFile } from 'node:fs/promises'
+import type { PriceTable } from '@sessiontape/sessions'
+import { CliError, ExitCode } from '../cli-io.js'
 import {
   FORMAT_OPTION,
   formatOption,
@@ -9,82 +11,94 @@ import {
 } from '../command.js'
 import { displayLine } from '../display-text.js'
 import { CLI_MAX_LINE_BYTES } from '../limits.js'
+import { usageTable } from './usage-table.js'
 
-type Grouping = 'session' | 'day' | 'model'
-const GROUPINGS: readonly Grouping[] = ['session', 'day', 'model']
-
-/** The token columns, in the order they are printed (JSON keys are the field names). */
-const COLUMNS = [
-  ['input', 'inputTokens'],
-  ['cache read', 'cacheReadInputTokens'],
-  ['cache write', 'cacheCreationInputTokens'],
-  ['output', 'outputTokens'],
-  ['reasoning', 'reasoningOutputTokens'],
-  ['total', 'totalTokens'],
-] as const
-
-type Counts = { readonly [K in (typeof COLUMNS)[number][1]]: number }
+type Grouping = 'session' | 'day' | 'model' | 'agent'
+const GROUPINGS: readonly Grouping[] = ['session', 'day', 'model', 'agent']
 
 export const usageCommand: Command = {
   name: 'usage',
-  summary: 'token usage of sessions: per session, day or model, and in total',
-  usage: 'usage <file-or-dir>… [--by session|day|model] [--since <day>] [--until <day>] [--json]',
+  summary: 'token usage and cost of sessions: per session, day, model or agent, and in total',
+  usage:
+    'usage [<file-or-dir>…] [--by session|day|model|agent] [--since <day>] [--until <day>] [--prices <file>] [--json]',
   description: `
 Adds up the tokens every model request of the given sessions used, normalized like OpenTelemetry's
 gen_ai.usage.*: input (all input, cached included), cache read, cache write (cache creation),
-output (reasoning included), reasoning, total (input + output). Directories are walked
-recursively (~/.claude/projects, ~/.qwen/projects, ~/.gemini/tmp, ~/.codex/sessions…): every
-*.jsonl, *.jsonl.zst and Gemini session-*.json file. Each agent's counts are read by the rules its
-own tools apply: a Claude Code request repeated on several lines (one per content block) or in
-several files (a resumed session) counts once, by message.id + requestId, as ccusage counts it.
-Days are calendar days in the local time zone (or --timezone), as ccusage reports them.
-No network, no prices. Reads files, writes nothing.
+output (reasoning included), reasoning, total (input + output), and what they cost in US dollars.
+Without a path, reads every agent's own session directory that exists on this machine
+(~/.claude/projects or $CLAUDE_CONFIG_DIR/projects, ~/.codex/sessions or $CODEX_HOME/sessions,
+~/.gemini/tmp, ~/.qwen/projects, ~/.copilot/session-state or $COPILOT_HOME/session-state).
+Directories are walked recursively: every *.jsonl, *.jsonl.zst and Gemini session-*.json file.
+One rule for every agent: each model request once, with the figures the model server sent as the
+agent recorded them (a Claude Code response written over several lines counts once, with its last
+line's figures). Claude Code subagent files count in their parent session. Days are calendar days
+in the local time zone (or --timezone), as ccusage reports them; usage without a time is its own
+row, \`undated\`. Cost comes from a dated price table of list prices (docs/usage.md names its source);
+a model it does not price costs "unknown", never $0; --prices adds or replaces prices.
+No network. Reads files, writes nothing.
 `,
   options: [
     {
       name: 'by',
       value: '<g>',
-      help: 'rows per session (default), day or model; the totals are printed either way',
+      help: 'rows per session (default), day, model or agent; the totals are printed either way',
     },
     { name: 'since', value: '<day>', help: 'count only usage on or after this day (YYYY-MM-DD)' },
     { name: 'until', value: '<day>', help: 'count only usage on or before this day (YYYY-MM-DD)' },
     { name: 'timezone', value: '<z>', help: "the IANA time zone of days (default: the system's)" },
+    {
+      name: 'prices',
+      value: '<file>',
+      help: 'a JSON price table { source, date, models: { <model>: { input, output, cacheRead, cacheWrite } } } in US dollars per token, over the built-in one',
+    },
     FORMAT_OPTION,
     {
       name: 'json',
-      help: 'print { sessions: [{ file, format, agent, sessionId, models, requests, inputTokens, cacheReadInputTokens, cacheCreationInputTokens, outputTokens, reasoningOutputTokens, totalTokens, firstTimestamp, lastTimestamp, problems }], days (--by day), models (--by model), totals: { the same token fields, models, requests }, filesRead, unreadable: [{ file, code, message }], linesNotRead: [{ file, lines }] } as JSON; lines that could not be read are also named on stderr',
+      help: 'print { sessions: [{ file, format, agent, sessionId, models, requests, inputTokens, cacheReadInputTokens, cacheCreationInputTokens, outputTokens, reasoningOutputTokens, totalTokens, costUSD, unpricedRequests, unpricedModels, firstTimestamp, lastTimestamp, problems, subagentFiles }], days (--by day), models (--by model), agents (--by agent), totals: { the same token and cost fields, models, requests }, priceTables: [{ source, date }], problems: [{ file, line, kind, field, value }], problemsNotListed, filesRead, unreadable: [{ file, code, message }], linesNotRead: [{ file, lines }] } as JSON; lines that could not be read and fields that are not a count are also named on stderr',
     },
   ],
   exitCodes: `0 ok, 2 a path or file could not be read (the rest is still counted and printed) or a bad command line.`,
   async run(args, io) {
     const { values, positionals } = parseCommandArgs(usageCommand, args)
-    if (positionals.length === 0)
-      throw new CliError('sessiontape usage: missing <file-or-dir>. Run `sessiontape usage --help`.')
     const given = stringOption(values.by) ?? 'session'
     const by = GROUPINGS.find((g) => g === given)
     if (by === undefined) {
       throw new CliError(
-        `sessiontape usage: unknown --by ${JSON.stringify(given)}; expected session, day or model`,
+        `sessiontape usage: unknown --by ${JSON.stringify(given)}; expected session, day, model or agent`,
       )
     }
     const format = formatOption('usage', values.format)
     const since = stringOption(values.since)
     const until = stringOption(values.until)
     const timeZone = stringOption(values.timezone)
+    const pricesFile = stringOption(values.prices)
+    const prices = pricesFile === undefined ? undefined : await readPrices(pricesFile)
     // Loaded here, not at the top: the other commands start without the conversation model's code.
-    const { summarizeUsage, SessionsArgumentError } = await import('@sessiontape/sessions')
+    const { summarizeUsage, existingAgentHomes, SessionsArgumentError } =
+      await import('@sessiontape/sessions')
+    let paths = positionals
+    if (paths.length === 0) {
+      paths = (await existingAgentHomes()).map((home) => home.dir)
+      if (paths.length === 0) {
+        throw new CliError(
+          'sessiontape usage: no agent session directory found (~/.claude/projects, ~/.codex/sessions, ' +
+            '~/.gemini/tmp, ~/.qwen/projects, ~/.copilot/session-state); give a <file-or-dir>.',
+        )
+      }
+    }
     let summary
     try {
-      summary = await summarizeUsage(positionals, {
+      summary = await summarizeUsage(paths, {
         format,
         signal: io.signal,
         maxLineBytes: CLI_MAX_LINE_BYTES,
         ...(since === undefined ? {} : { since }),
         ...(until === undefined ? {} : { until }),
         ...(timeZone === undefined ? {} : { timeZone }),
+        ...(prices === undefined ? {} : { prices: prices as PriceTable }),
       })
     } catch (error) {
-      // since, until, timezone: the library's message names the option and what it expected.
+      // since, until, timezone, prices: the library's message names the option and what it expected.
       if (error instanceof SessionsArgumentError) throw new CliError(`sessiontape usage: ${error.message}`)
       throw error
     }
@@ -94,7 +108,11 @@ No network, no prices. Reads files, writes nothing.
         sessions: summary.sessions,
         ...(by === 'day' ? { days: summary.days } : {}),
         ...(by === 'model' ? { models: summary.models } : {}),
+        ...(by === 'agent' ? { agents: summary.agents } : {}),
         totals: summary.totals,
+        priceTables: summary.priceTables,
+        problems: summary.problems,
+        problemsNotListed: summary.problemsNotListed,
         filesRead: summary.filesRead,
         unreadable: summary.unreadable,
         linesNotRead: summary.linesNotRead,
@@ -112,51 +130,62 @@ No network, no prices. Reads files, writes nothing.
           `\`sessiontape verify\` lists ${lines === 1 ? 'it' : 'them'}.\n`,
       )
     }
+    for (const { file, line, field, value } of summary.problems) {
+      io.err(
+        `sessiontape usage: ${displayLine(file)}:${line}: ${displayLine(field)} is ${displayLine(value)}, ` +
+          `not a token count; counted as 0 unless another line of the request gives it.\n`,
+      )
+    }
+    if (summary.problemsNotListed > 0)
+      io.err(`sessiontape usage: ${summary.problemsNotListed} more fields that are not a token count.\n`)
     const rows =
       by === 'day'
         ? summary.days.map((day) => ({ label: day.date, counts: day, models: day.models }))
         : by === 'model'
           ? summary.models.map((model) => ({ label: model.model, counts: model, models: [] }))
-          : summary.sessions.map((session) => ({
-              label: session.file,
-              counts: session,
-              models: session.models,
-            }))
-    io.out(table(io, by, rows, summary.totals))
+          : by === 'agent'
+            ? summary.agents.map((agent) => ({
+                label: `${agent.agent} (${agent.sessions} session${agent.sessions === 1 ? '' : 's'})`,
+                counts: agent,
+                models: agent.models,
+              }))
+            : summary.sessions.map((session) => ({
+                label: session.file,
+                counts: session,
+                models: session.models,
+              }))
+    io.out(usageTable(io, by, rows, summary.totals))
     const withUsage = summary.sessions.length
+    const { unpricedRequests, unpricedModels } = summary.totals
     io.out(
       `${summary.filesRead} file${summary.filesRead === 1 ? '' : 's'} read, ${withUsage} with usage` +
         `${since !== undefined || until !== undefined ? ` in ${since ?? '…'} – ${until ?? '…'}` : ''}; ` +
-        `${summary.totals.requests} model request${summary.totals.requests === 1 ? '' : 's'}.\n`,
+        `${summary.totals.requests} model request${summary.totals.requests === 1 ? '' : 's'}.\n` +
+        `Prices: ${summary.priceTables.map((t) => `${displayLine(t.source)} (${displayLine(t.date)})`).join('; ')}` +
+        `${unpricedRequests > 0 ? `; no price for ${unpricedModels.map(displayLine).join(', ')} (${unpricedRequests} request${unpricedRequests === 1 ? '' : 's'}): cost unknown` : ''}.\n`,
     )
     return code
   },
 }
 
-function table(
-  io: CliIo,
-  by: Grouping,
-  rows: readonly { label: string; counts: Counts; models: readonly string[] }[],
-  totals: Counts,
-): string {
-  const style = styleOf(io)
-  const number = (n: number) => n.toLocaleString('en-US')
-  const head = [by, ...COLUMNS.map(([title]) => title)]
-  const body = rows.map((row) => [
-    displayLine(row.label),
-    ...COLUMNS.map(([, key]) => number(row.counts[key])),
-  ])
-  const foot = ['total', ...COLUMNS.map(([, key]) => number(totals[key]))]
-  const widths = head.map((title, i) =>
-    Math.max(title.length, ...[...body, foot].map((cells) => cells[i]!.length)),
-  )
-  const line = (cells: readonly string[]) =>
-    cells.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join('  ')
-  const out = [style.dim(line(head))]
-  rows.forEach((row, i) => {
-    out.push(line(body[i]!))
-    if (row.models.length > 0) out.push(style.dim(`  ${row.models.map(displayLine).join(', ')}`))
-  })
-  out.push(style.bold(line(foot)))
-  return `${out.join('\n')}\n`
+/** A `--prices` file, parsed; `summarizeUsage()` checks its shape and names the first wrong field. */
+async function readPrices(file: string): Promise<unknown> {
+  let text: string
+  try {
+    text = await readFile(file, 'utf8')
+  } catch (error) {
+    const fsError = error as NodeJS.ErrnoException
+    throw new CliError(
+      `sessiontape usage: cannot read --prices ${displayLine(file)} (${fsError.code ?? 'EIO'}): ${displayLine(fsError.message)}`,
+      ExitCode.UNREADABLE,
+      fsError.code ?? 'ERR_UNREADABLE',
+    )
+  }
+  try {
+    return JSON.parse(text) as unknown
+  } catch (error) {
+    throw new CliError(
+      `sessiontape usage: --prices ${displayLine(file)} is not JSON: ${displayLine((error as Error).message)}`,
+    )
+  }
 }

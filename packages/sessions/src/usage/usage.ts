@@ -19,6 +19,41 @@ export function count(value: unknown): number {
   return typeof value === 'number' && value > 0 && value <= Number.MAX_SAFE_INTEGER ? Math.floor(value) : 0
 }
 
+/** True when `value` is a token count as `count()` reads it (0 included). */
+export function isCount(value: unknown): value is number {
+  return typeof value === 'number' && value >= 0 && value <= Number.MAX_SAFE_INTEGER
+}
+
+/**
+ * The fields of `usage` named in `fields` that are present but not a count, as `{ field, value }` with the
+ * value as JSON (cut to 40 characters: it is shown to a person, and a hostile file may hold anything).
+ */
+export function invalidFieldsOf(
+  usage: Readonly<Record<string, unknown>>,
+  fields: readonly string[],
+  prefix: string,
+): { field: string; value: string }[] {
+  const found: { field: string; value: string }[] = []
+  for (const field of fields) {
+    if (!(field in usage) || usage[field] === undefined || isCount(usage[field])) continue
+    const value = usage[field]
+    const shown = typeof value === 'number' ? String(value) : (JSON.stringify(value) ?? typeof value)
+    found.push({ field: `${prefix}${field}`, value: shown.length > 40 ? `${shown.slice(0, 39)}…` : shown })
+  }
+  return found
+}
+
+/** The difference `later − earlier` of each count, never below 0. */
+export function growthOf(later: Usage, earlier: Usage): Usage {
+  return usageOf({
+    inputTokens: Math.max(later.inputTokens - earlier.inputTokens, 0),
+    cacheReadInputTokens: Math.max(later.cacheReadInputTokens - earlier.cacheReadInputTokens, 0),
+    cacheCreationInputTokens: Math.max(later.cacheCreationInputTokens - earlier.cacheCreationInputTokens, 0),
+    outputTokens: Math.max(later.outputTokens - earlier.outputTokens, 0),
+    reasoningOutputTokens: Math.max(later.reasoningOutputTokens - earlier.reasoningOutputTokens, 0),
+  })
+}
+
 /** A `Usage` from its parts; `totalTokens` is always `inputTokens + outputTokens`. */
 export function usageOf(parts: {
   readonly inputTokens: number
