@@ -69,6 +69,9 @@ describe('sessiontape search: exit codes, JSON, terminal-safe snippets', () => {
       expect(json.code).toBe(0)
       expect(json.stdout).not.toContain('\u001b')
       expect(JSON.parse(json.stdout)).toEqual({
+        total: 1,
+        truncated: false,
+        unsearched: [],
         hits: [
           {
             file: path.join(project, `${ID}.jsonl`),
@@ -91,6 +94,9 @@ describe('sessiontape search: exit codes, JSON, terminal-safe snippets', () => {
         stdout: 'No hits in 1 session(s)\n',
       })
       expect(JSON.parse((await runInProcess('search', 'albatross', projects, '--json')).stdout)).toEqual({
+        total: 0,
+        truncated: false,
+        unsearched: [],
         hits: [],
       })
 

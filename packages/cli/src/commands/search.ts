@@ -1,5 +1,12 @@
-import { SEARCH_ROLES, searchSessions, type SearchHit, type SearchRole } from '@sessiontape/sessions/search'
-import { CliError, ExitCode } from '../cli-io.js'
+import {
+  SEARCH_ROLES,
+  searchSessions,
+  type SearchHit,
+  type SearchResult,
+  type SearchRole,
+} from '@sessiontape/sessions/search'
+import { spawn } from 'node:child_process'
+import { CliError, ExitCode, type CliIo } from '../cli-io.js'
 import { parseCommandArgs, stringOption, writeJson, type Command } from '../command.js'
 import { displayLine } from '../display-text.js'
 import { shortTime } from '../format-record.js'
@@ -14,7 +21,6 @@ const AGENTS = [
   'copilot-cli',
   'cursor-cli',
 ]
-const DEFAULT_LIMIT = 20
 /** `--since 7d`: a duration back from now (minutes, hours, days, weeks). */
 const RELATIVE = /^(\d+)(m|h|d|w)$/
 const UNIT_MS = { m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 } as const
@@ -25,24 +31,35 @@ export const searchCommand: Command = {
   name: 'search',
   summary: "find text in every agent's sessions",
   usage:
-    'search <query> [dir…] [--json] [--agent <a>] [--project <p>] [--since <d>] [--until <d>] [--role <r>] [--limit <n>]',
+    'search <query> [dir…] [--json] [--agent <a>] [--project <p>] [--since <d>] [--until <d>] [--role <r>] [--limit <n>] [--no-pager]',
   description: `
 Finds <query> in sessions: with no <dir>, every agent's usual locations (as \`list\`); else the
 sessions under each <dir>, walked a few levels down. An event matches when its text holds every
 word of the query ("a quoted phrase" is one word), case-insensitively: user and assistant
 messages, thinking, tool input and output, titles and compaction summaries.
 
-Hits come newest session first, each session's best hits first (a match at word boundaries, a user
-or assistant message), with the file, session, line, record uuid and a snippet around the match.
-Snippets show control characters as visible symbols.
+Every hit is printed, newest session first, each session's best hits first (a match at word
+boundaries, a user or assistant message), with the file, session, line, record uuid and a snippet
+around the match; --limit <n> prints the first <n> and says how many there were. On a terminal the
+hits go through a pager as git log's do ($PAGER, else less -R; --no-pager or a pipe: none).
+Snippets show control characters as visible symbols, pager or not.
+
+What could not be searched is named on stderr (and in --json's "unsearched"), with why: a session
+file it may not read (EACCES), a line too long to search. A line over the 16 MiB line bound is
+searched as raw text in 1 MiB chunks (a hit there has role long-line).
 
 Search keeps an index next to the catalog cache ($SESSIONTAPE_CACHE_DIR, else
 $XDG_CACHE_HOME/sessiontape, else ~/.cache/sessiontape), brought up to date on every search: a
 session a live agent appended to is searched with its new lines. The index only rules sessions out;
-every hit is found by reading the session, so none is missed. Nothing is written anywhere else.
+every hit is found by reading the session, so none is missed. Nothing is written anywhere else. A
+cache directory that is a link, is not yours, or that group or others may enter is not used: the
+search then reads every session (slower, never wrong) and says so once.
 `,
   options: [
-    { name: 'json', help: 'print {"hits":[{file,sessionId,format,uuid,line,role,snippet,…}]}' },
+    {
+      name: 'json',
+      help: 'print {"total","truncated","unsearched":[{file,line?,code,reason}],"hits":[{file,sessionId,format,uuid,line,role,snippet,…}]}',
+    },
     {
       name: 'agent',
       value: '<a>',
@@ -60,9 +77,15 @@ every hit is found by reading the session, so none is missed. Nothing is written
       value: '<r>',
       help: `only hits in these kinds of text, comma-separated (${[...SEARCH_ROLES, 'tool'].join(', ')})`,
     },
-    { name: 'limit', value: '<n>', help: `at most <n> hits (default ${DEFAULT_LIMIT})` },
+    {
+      name: 'limit',
+      value: '<n>',
+      help: 'at most <n> hits (default: every hit; total and truncated say what was cut)',
+    },
+    { name: 'no-pager', help: 'never page the hits (a pipe never is)' },
   ],
-  exitCodes: '0 found, 1 nothing found, 2 a <dir> missing or a bad command line.',
+  exitCodes:
+    '0 found, 1 nothing found and everything searched, 2 something could not be searched (named on stderr), a <dir> missing or a bad command line.',
   async run(args, io) {
     const { values, positionals } = parseCommandArgs(searchCommand, args)
     const [query, ...given] = positionals
@@ -82,8 +105,8 @@ every hit is found by reading the session, so none is missed. Nothing is written
     const since = timeOption('since', stringOption(values.since), false)
     const until = timeOption('until', stringOption(values.until), true)
     const limitText = stringOption(values.limit)
-    const limit = limitText === undefined ? DEFAULT_LIMIT : Number(limitText)
-    if (!(Number.isSafeInteger(limit) && limit >= 1))
+    const limit = limitText === undefined ? undefined : Number(limitText)
+    if (limit !== undefined && !(Number.isSafeInteger(limit) && limit >= 1))
       usage(`--limit expects a whole number ≥ 1, got ${JSON.stringify(limitText)}`)
     const project = stringOption(values.project)
     let cacheProblem: string | undefined
@@ -94,18 +117,29 @@ every hit is found by reading the session, so none is missed. Nothing is written
       ...(since === undefined ? {} : { since }),
       ...(until === undefined ? {} : { until }),
       ...(roles.length === 0 ? {} : { role: roles as (SearchRole | 'tool')[] }),
-      limit,
+      ...(limit === undefined ? {} : { limit }),
       // This process does nothing else meanwhile: synchronous stats and cache reads spare a thread-pool
       // round trip per file (docs/search.md, "What a warm call costs").
       blocking: true,
       signal: io.signal,
       onCacheError: (error) => {
-        cacheProblem ??= `the search index could not be saved (${(error as NodeJS.ErrnoException).code ?? String(error)}); the next search reads the sessions again`
+        // Said once: a refused directory (ERR_CACHE_DIR_UNSAFE) says which and why in its message.
+        cacheProblem ??=
+          (error as { code?: unknown }).code === 'ERR_CACHE_DIR_UNSAFE'
+            ? (error as Error).message
+            : `the search index could not be saved (${(error as NodeJS.ErrnoException).code ?? String(error)}); the next search reads the sessions again`
       },
     })
     if (cacheProblem !== undefined) io.err(`${displayLine(`sessiontape search: ${cacheProblem}`)}\n`)
-    if (values.json === true) writeJson(io, { hits: result.hits })
-    else io.out(formatHits(result.hits, result.searched))
+    for (const { file, line, reason } of result.unsearched) {
+      const where = line === undefined ? file : `${file}:${line}`
+      io.err(`${displayLine(`sessiontape search: not searched: ${where}: ${reason}`)}\n`)
+    }
+    if (values.json === true) {
+      const { total, truncated, unsearched, hits } = result
+      writeJson(io, { total, truncated, unsearched, hits })
+    } else await showText(formatHits(result), values['no-pager'] === true, io)
+    if (result.unsearched.length > 0) return ExitCode.UNREADABLE
     return result.hits.length > 0 ? ExitCode.OK : ExitCode.PROBLEMS
   },
 }
@@ -137,8 +171,16 @@ function timeOption(name: string, given: string | undefined, endOfDay: boolean):
   return new Date(DATE_ONLY.test(given) && endOfDay ? at + UNIT_MS.d - 1 : at)
 }
 
-function formatHits(hits: readonly SearchHit[], searched: number): string {
-  if (hits.length === 0) return `No hits in ${searched} session(s)\n`
+function formatHits(result: SearchResult): string {
+  const { hits, searched, total, unsearched } = result
+  const missed =
+    unsearched.length === 0
+      ? ''
+      : `; ${unsearched.length} file(s) or line(s) could not be searched (on stderr)`
+  if (total === 0)
+    return unsearched.length === 0
+      ? `No hits in ${searched} session(s)\n`
+      : `No hits in the ${searched} session(s) searched${missed}\n`
   let text = ''
   const sessions = new Set<string>()
   for (const hit of hits) {
@@ -148,5 +190,36 @@ function formatHits(hits: readonly SearchHit[], searched: number): string {
     text += `    ${displayLine(hit.snippet)}\n`
     text += `    ↳ ${displayLine(hit.file)}\n`
   }
-  return `${text}${hits.length} hit(s) in ${sessions.size} session(s) (${searched} searched)\n`
+  const shown = result.truncated ? `${hits.length} of ${total} hit(s) shown (--limit)` : `${total} hit(s)`
+  return `${text}${shown} in ${sessions.size} session(s) (${searched} searched${missed})\n`
+}
+
+/** What a shell answers for a command it cannot find: the pager is missing, the text is printed instead. */
+const COMMAND_NOT_FOUND = 127
+
+/**
+ * Prints `text` (already made terminal-safe), through a pager when this process's output is a terminal,
+ * as `git log` does: `$PAGER` run by the shell, else `less`, with `LESS=FRX` unless set (quit when it
+ * fits one screen, pass our colours, leave the screen as it was). Quitting the pager early is a normal
+ * ending (its closed pipe is ignored). `--no-pager`, a pipe, `PAGER=cat` or an empty `PAGER`: no pager.
+ */
+async function showText(text: string, noPager: boolean, io: CliIo): Promise<void> {
+  const pager = process.env.PAGER ?? 'less'
+  if (noPager || process.stdout.isTTY !== true || pager.trim() === '' || pager.trim() === 'cat') {
+    io.out(text)
+    return
+  }
+  const child = spawn(pager, {
+    shell: true,
+    stdio: ['pipe', 'inherit', 'inherit'],
+    env: { ...process.env, LESS: process.env.LESS ?? 'FRX' },
+  })
+  // EPIPE when the user quits before reading everything: the pager has ended, nothing is lost.
+  child.stdin.on('error', () => undefined)
+  child.stdin.end(text)
+  const code = await new Promise<number | null>((resolve) => {
+    child.on('error', () => resolve(COMMAND_NOT_FOUND))
+    child.on('close', (exit) => resolve(exit))
+  })
+  if (code === COMMAND_NOT_FOUND) io.out(text)
 }

@@ -1,14 +1,15 @@
 /**
  * The catalog cache on disk: `<cacheDir>/catalog-v3/<nn>.bin`, 32 shards, a session file's entry in the
- * shard its path hashes to. The files are the truth; this is a copy that saves reading them again:
+ * shard its path hashes to, only in a private directory of ours and only from files of ours (private-dir.ts).
+ * The files are the truth; this is a copy that saves reading them again:
  *
- *   "STCAT06\n"                 8 bytes, the format (a different version is ignored and rebuilt); also
- *                               bumped when what a digest holds is read by other rules (06: a Gemini
- *                               request a rewind took back counts in the usage), so no stale digest is served
+ *   "STCAT07\n"                 8 bytes, the format (a different version is ignored and rebuilt); also
+ *                               bumped when what a digest holds is read by other rules (07: the file key
+ *                               of file-key.ts, long lines indexed), so no stale digest is served
  *   u32 LE  i, then i bytes     the index: a JSON array, one StoredEntry per file (the entry without its
- *                               digest: path, size, mtime, change time, inode, format, read point,
- *                               checksums, seenAt, note, first and last times, its filter's bits set and
- *                               row, and `d`: where its digest is in the digests, in bytes)
+ *                               digest: path, key, size, mtime, format, read point, checksums, seenAt,
+ *                               note, first and last times, its filter's bits set and row, and `d`: where
+ *                               its digest is in the digests, in bytes)
  *   u32 LE  checksum of those i bytes (checksum.ts)
  *   u32 LE  d, then d bytes     the digests: a JSON array, one per row, in the same order
  *   u32 LE  checksum of those d bytes
@@ -34,36 +35,35 @@
  * sessions); a refresh that rewrites a shard reads it whole. A shard that does not read back exactly (short,
  * wrong magic, a length or checksum that does not match, JSON that does not parse) is treated as empty: its
  * sessions are read from their files again and the shard is rewritten; a table that does not read back
- * costs only the filters (rebuilt from the files). A shard is replaced whole by a new file renamed over it
- * (never edited in place), so a reader sees the old shard or the new one; two processes saving the same
- * shard at once each write a complete file, and the later rename wins (what the other one learnt is learnt
- * again on the next run).
+ * costs only the filters. A shard is replaced whole by a new file renamed over it (never edited in place):
+ * a reader sees the old shard or the new one; of two processes saving one shard, the later rename wins.
+ * The checksums tell damage, not forgery: what keeps out a shard someone else wrote is who may write here.
  *
- * This file is the format and the store (load, save, old caches); the table's run layout and checks are in
- * shard-table.ts, and the bounded reads of a shard file in shard-reader.ts.
+ * This file is the format and the store; the table's runs are in shard-table.ts, the bounded reads in
+ * shard-reader.ts, the directory's checks in private-dir.ts, older caches in old-caches.ts.
  */
 import { randomBytes } from 'node:crypto'
-import { lstat, mkdir, open, readdir, rename, rm, rmdir, writeFile } from 'node:fs/promises'
+import { constants } from 'node:fs'
+import { open, rename, rm } from 'node:fs/promises'
 import path from 'node:path'
 import type { TranscriptFormat } from '@sessiontape/recorder'
 import { checksum } from './checksum.js'
 import { FILTER_BYTES, FILTER_COLUMNS, transpose, untranspose } from '../search/trigram-filter.js'
 import type { ReadPoint } from './read-events.js'
 import type { DigestState } from './session-digest.js'
-import { blockingHandle, MAX_SHARD_BYTES, ShardReader } from './shard-reader.js'
+import { OLD_SUBDIRS, removeOldCache } from './old-caches.js'
+import { privateCatalogDir, type CacheDirError } from './private-dir.js'
+import { blockingHandle, MAX_SHARD_BYTES, SHARD_READ_FLAGS, ShardReader } from './shard-reader.js'
 import { pitchOf, tableChecks, writeRunChecks } from './shard-table.js'
 
 export { MAX_SHARD_BYTES } from './shard-reader.js'
 
-/**
- * Shards: a change rewrites one (its JSON and its table: ~0.8 MB for 3,000 sessions), and a search reads
- * each query bucket's run once per shard (32 × ~11 small reads for a 13-letter word).
- */
+/** Shards: a change rewrites one (~0.8 MB for 3,000 sessions); a query reads ~11 small runs of each. */
 export const SHARDS = 32
-const MAGIC = Buffer.from('STCAT06\n')
+const MAGIC = Buffer.from('STCAT07\n')
 const CACHE_SUBDIR = 'catalog-v3'
-/** Caches of older formats, removed when a shard of this one is first saved. */
-const OLD_SUBDIRS = ['catalog-v1', 'catalog-v2']
+/** A temp file is made new, never through a link or over anything already there, readable by us alone. */
+const TEMP_FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW
 /** Entries kept per shard (the least recently seen go first): 32 × 8,192 sessions in all. */
 export const MAX_ENTRIES_PER_SHARD = 8192
 /**
@@ -78,12 +78,15 @@ export interface CachedEntry {
   readonly file: string
   /** A subagent transcript's session file. */
   readonly parent?: string
-  /** The file as it was when read: a different size, mtime or inode means it is read again. */
+  /**
+   * The file as it was when read (file-key.ts): device, inode, size, mtime and change time in ns; any
+   * difference means it is read again. `id` is the device and inode alone (an append keeps them).
+   */
+  readonly key: string
+  readonly id: string
   readonly size: number
+  /** For display and ordering only (a session without times goes by its mtime). */
   readonly mtimeMs: number
-  /** Absent in a cache written before it was kept: such an entry is not fresh (read again once). */
-  readonly ctimeMs?: number
-  readonly ino: number
   readonly format: TranscriptFormat
   /** Where the read stopped: an append is read from here. */
   readonly read: ReadPoint
@@ -106,6 +109,8 @@ export interface CachedEntry {
   readonly last: number | null
   /** Why the file could not be read (listed anyway, with this note). */
   readonly note?: string
+  /** With `note`: the reason alone (an error code such as `EACCES`, or `not a regular file`). */
+  readonly unreadable?: string
   /** When a run last found this file (ms): the least recently seen are dropped first past a bound. */
   readonly seenAt: number
   /**
@@ -137,7 +142,10 @@ export function shardOf(file: string): number {
 }
 
 export class CatalogStore {
-  readonly #dir: string
+  /** The checked catalog directory (private-dir.ts), or undefined: nothing is read or written on disk. */
+  readonly #dir: string | undefined
+  /** Why the cache directory is not used (told to the caller once, by refreshCatalog). */
+  readonly refused: CacheDirError | undefined
   /** Whether this store has removed the caches of older formats (once per process). */
   #oldRemoved = false
 
@@ -145,24 +153,29 @@ export class CatalogStore {
   readonly #blocking: boolean
 
   constructor(cacheDir: string, blocking = false) {
-    this.#dir = path.join(cacheDir, CACHE_SUBDIR)
+    const dir = privateCatalogDir(cacheDir, CACHE_SUBDIR)
+    this.#dir = typeof dir === 'string' ? dir : undefined
+    this.refused = typeof dir === 'string' ? undefined : dir
     this.#blocking = blocking
   }
 
-  #shardPath(shard: number): string {
-    return path.join(this.#dir, `${String(shard).padStart(2, '0')}.bin`)
+  #shardPath(dir: string, shard: number): string {
+    return path.join(dir, `${String(shard).padStart(2, '0')}.bin`)
   }
 
-  /** The shard's entries by file; empty when the shard is missing or does not read back exactly. */
+  /**
+   * The shard's entries by file; empty when the shard is missing, is not a file of ours (ShardReader.open),
+   * or does not read back exactly — and always when the cache directory was refused.
+   */
   async load(shard: number, filters: LoadFilters): Promise<Map<string, CachedEntry>> {
     const entries = new Map<string, CachedEntry>()
+    if (this.#dir === undefined) return entries
+    const file = this.#shardPath(this.#dir, shard)
     let handle
     try {
-      handle = this.#blocking
-        ? blockingHandle(this.#shardPath(shard))
-        : await open(this.#shardPath(shard), 'r')
+      handle = this.#blocking ? blockingHandle(file) : await open(file, SHARD_READ_FLAGS)
     } catch {
-      // Missing (first run, or deleted): rebuilt from the files.
+      // Missing (first run, or deleted), or a link (O_NOFOLLOW): rebuilt from the files.
       return entries
     }
     try {
@@ -246,6 +259,9 @@ export class CatalogStore {
    * with `'all'` before changing it); an entry without one gets it rebuilt when a search needs it.
    */
   async save(shard: number, entries: Iterable<CachedEntry>): Promise<void> {
+    const dir = this.#dir
+    // The directory was refused: the entries live in memory for this call only.
+    if (dir === undefined) return
     const kept = [...entries].sort((a, b) => b.seenAt - a.seenAt).slice(0, MAX_ENTRIES_PER_SHARD)
     const rows: Uint8Array[] = []
     // The digests' JSON array, and each digest's byte range in it (from 1: after the `[`).
@@ -293,19 +309,28 @@ export class CatalogStore {
         `catalog shard ${shard} would be ${out.length} bytes, over ${MAX_SHARD_BYTES}: not saved`,
       )
     }
-    await mkdir(this.#dir, { recursive: true, mode: 0o700 })
-    const target = this.#shardPath(shard)
+    const target = this.#shardPath(dir, shard)
     const temp = `${target}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`
+    let made = false
     try {
-      await writeFile(temp, out, { mode: 0o600, flag: 'wx' })
+      // A new file (O_EXCL: not over anything, O_NOFOLLOW: not through a link) in the private directory,
+      // renamed over the shard: a link put at the shard's name is replaced, never written through.
+      const handle = await open(temp, TEMP_FLAGS, 0o600)
+      made = true
+      try {
+        await handle.writeFile(out)
+      } finally {
+        await handle.close()
+      }
       await rename(temp, target)
     } catch (error) {
-      await rm(temp, { force: true })
+      // Only what this call made is removed: a file already at the temp's name is not ours.
+      if (made) await rm(temp, { force: true })
       throw error
     }
     if (!this.#oldRemoved) {
       this.#oldRemoved = true
-      const parent = path.dirname(this.#dir)
+      const parent = path.dirname(dir)
       for (const old of OLD_SUBDIRS) await removeOldCache(path.join(parent, old))
     }
   }
@@ -321,29 +346,3 @@ export function digestOf(entry: CachedEntry): DigestState {
 }
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] }
-
-/** A file an older catalog wrote: a shard (`07.bin`) or a temp file of one left by a crash. */
-const OLD_SHARD_NAME = /^\d{2}\.bin(?:\.\d+\.[0-9a-f]{8}\.tmp)?$/
-
-/**
- * Removes an older format's cache: only the files it wrote, then the directory if that emptied it. The cache
- * directory may be one a user named (`cacheDir`): a `catalog-v1` there that is a link, or holds anything
- * else, is not ours to delete.
- */
-async function removeOldCache(dir: string): Promise<void> {
-  let names: string[]
-  try {
-    if (!(await lstat(dir)).isDirectory()) return
-    names = await readdir(dir)
-  } catch {
-    return
-  }
-  for (const name of names) {
-    if (!OLD_SHARD_NAME.test(name)) continue
-    const file = path.join(dir, name)
-    // A directory or link of that name was not written by us either.
-    if ((await lstat(file).catch(() => undefined))?.isFile() === true) await rm(file, { force: true })
-  }
-  // Not empty (something else lives there): left as it is.
-  await rmdir(dir).catch(() => undefined)
-}

@@ -3,7 +3,8 @@ import { TrigramCollector } from '../search/trigram-filter.js'
 import { CatalogStore, shardOf, type CachedEntry } from './cache-store.js'
 import { findTranscripts, type FoundFile, type WalkMode } from './discover.js'
 import { inBatches } from './in-batches.js'
-import { refreshFile, statAll, statOf, type FileStat, type RefreshStats } from './refresh-file.js'
+import { keyAll, type FileKey } from './file-key.js'
+import { refreshFile, statOf, type RefreshStats } from './refresh-file.js'
 
 export type { RefreshStats } from './refresh-file.js'
 
@@ -25,7 +26,10 @@ export interface RefreshOptions {
    */
   readonly query?: readonly number[]
   readonly signal?: AbortSignal | undefined
-  /** Receives a failure to save the cache (the refresh still answers from the files). */
+  /**
+   * Receives a failure to save the cache, and once per call a cache directory refused as not private
+   * (a `CacheDirError`, private-dir.ts): the refresh still answers from the files.
+   */
   readonly onCacheError?: (error: unknown) => void
   /** @internal Test seam: the clock for `seenAt`. */
   readonly now?: () => number
@@ -42,7 +46,7 @@ const SEEN_REFRESH_MS = 24 * 60 * 60 * 1000
 
 /**
  * Brings the cache up to date with the files under `dirs` and returns every file's entry. Reads only what
- * changed: an unchanged file (same size, mtime, change time and inode) is not opened; a file that grew, whose first bytes
+ * changed: an unchanged file (same device, inode, size, mtime and change time: file-key.ts) is not opened; a file that grew, whose first bytes
  * and bytes before the old end are unchanged, is read from where the last read stopped (formats that are
  * only appended to); anything else is read whole. Only the cache directory is ever written.
  */
@@ -53,6 +57,7 @@ export async function refreshCatalog(
   const now = options.now ?? Date.now
   const blocking = options.blocking === true
   const store = new CatalogStore(options.cacheDir, blocking)
+  if (store.refused !== undefined) options.onCacheError?.(store.refused)
   const found = new Map<string, FoundFile>()
   for (const dir of dirs) {
     for (const file of await findTranscripts(dir, options.walk, blocking))
@@ -78,12 +83,12 @@ export async function refreshCatalog(
   // Every shard's entries (and a search's buckets) and every file's stat, all at once (all of it waits on
   // the thread pool, unless blocking): the work left is the files that changed.
   const loaded = new Map<number, Map<string, CachedEntry>>()
-  let infos: (FileStat | undefined)[] = []
+  let infos: (FileKey | undefined)[] = []
   await Promise.all([
     inBatches(shards, IO_CONCURRENCY, async (shard) => {
       loaded.set(shard, await store.load(shard, options.query ?? 'entries'))
     }),
-    statAll(
+    keyAll(
       files.map((file) => file.file),
       blocking ? 'blocking' : STAT_CONCURRENCY,
     ).then((all) => {
@@ -170,13 +175,7 @@ export async function refreshCatalog(
     cached.set(file.file, entry)
     entryAt[at] = entry
     // A file still unreadable in the same way changes nothing on disk: the shard is not rewritten.
-    if (!(
-      old?.note !== undefined &&
-      entry.note === old.note &&
-      entry.size === old.size &&
-      entry.mtimeMs === old.mtimeMs
-    ))
-      dirty.add(shard)
+    if (!(old?.note !== undefined && entry.note === old.note && entry.key === old.key)) dirty.add(shard)
   })
   const entries = entryAt as CachedEntry[]
   await inBatches([...dirty], IO_CONCURRENCY, async (shard) => {
@@ -190,15 +189,12 @@ export async function refreshCatalog(
   return { entries, stats }
 }
 
-function isFresh(old: CachedEntry | undefined, info: FileStat | undefined, withFilter: boolean): boolean {
+function isFresh(old: CachedEntry | undefined, info: FileKey | undefined, withFilter: boolean): boolean {
   return (
     old !== undefined &&
     info !== undefined &&
     old.note === undefined &&
-    old.size === info.size &&
-    old.mtimeMs === info.mtimeMs &&
-    old.ctimeMs === info.ctimeMs &&
-    old.ino === info.ino &&
+    old.key === info.key &&
     (!withFilter || old.filter?.bytes !== undefined || old.filter?.matches !== undefined)
   )
 }

@@ -1,14 +1,14 @@
-import { stat as statWithCallback, statSync } from 'node:fs'
 import { open, stat } from 'node:fs/promises'
 import type { TranscriptFormat } from '@sessiontape/recorder'
 import { resolveFormat } from '@sessiontape/recorder/internal'
-import { fileStatOf, statOf, type FileStat } from '../files/file-stat.js'
 import type { ConversationEvent } from '../model.js'
+import { forEachChunk } from '../search/long-line.js'
 import { searchableText } from '../search/searchable-text.js'
 import { addToFilter, newFilter, type TrigramCollector } from '../search/trigram-filter.js'
 import { digestOf, type CachedEntry } from './cache-store.js'
 import { checksum } from './checksum.js'
 import { isCompressedName, type FoundFile } from './discover.js'
+import type { FileKey } from './file-key.js'
 import { canReadTail, readEvents, type ReadPoint } from './read-events.js'
 import { digestEvent, emptyDigest, type DigestState } from './session-digest.js'
 
@@ -24,50 +24,12 @@ export interface RefreshStats {
 const HEAD_BYTES = 4096
 const EDGE_BYTES = 4096
 
-export { statOf, type FileStat }
-
-/**
- * Stats every file, at most `concurrency` at once, through `fs.stat`'s callbacks (a warm refresh of 3,000
- * files spent more on a promise per stat than on the stats themselves), or one after the other with
- * `statSync` (`'blocking'`: no thread-pool round trip, no callback). Never rejects: a file that cannot be
- * stat'ed is undefined, as in {@link statOf}.
- */
-export async function statAll(
-  files: readonly string[],
-  concurrency: number | 'blocking',
-): Promise<(FileStat | undefined)[]> {
-  const infos = new Array<FileStat | undefined>(files.length)
-  if (files.length === 0) return infos
-  if (concurrency === 'blocking') {
-    for (let at = 0; at < files.length; at++) {
-      try {
-        const info = statSync(files[at]!, { throwIfNoEntry: false })
-        infos[at] = info === undefined ? undefined : fileStatOf(info)
-      } catch {
-        // Not ours to read (EACCES), or a path that is no longer a path (ENOTDIR): undefined says so.
-      }
-    }
-    return infos
-  }
-  return await new Promise((resolve) => {
-    let next = 0
-    let done = 0
-    const start = (): void => {
-      const at = next++
-      statWithCallback(files[at]!, (error, info) => {
-        infos[at] = error === null ? fileStatOf(info) : undefined
-        if (++done === files.length) resolve(infos)
-        else if (next < files.length) start()
-      })
-    }
-    for (let lane = 0; lane < Math.min(concurrency, files.length); lane++) start()
-  })
-}
+export { statOf } from '../files/file-stat.js'
 
 /** Reads a new or changed file (its tail when it was appended to) into a new entry. */
 export async function refreshFile(
   found: FoundFile,
-  info: FileStat | undefined,
+  info: FileKey | undefined,
   old: CachedEntry | undefined,
   withFilter: boolean,
   collector: TrigramCollector,
@@ -86,7 +48,7 @@ export async function refreshFile(
             (error: NodeJS.ErrnoException) => error.code ?? 'stat failed',
           )
         : 'not a regular file'
-    return unreadableEntry(base, info, `transcript unreadable (${reason}); listed so it is not lost`)
+    return unreadableEntry(base, info, reason)
   }
   try {
     const append = old !== undefined && (await appendOnly(found.file, old, info, withFilter))
@@ -106,6 +68,8 @@ export async function refreshFile(
       stats.read++
     }
     collector.reset()
+    // Lines too long to parse: searched in chunks (search/long-line.ts), so their text is indexed too.
+    const longLines: { offset: number; length: number }[] = []
     const end = await readEvents(
       found.file,
       format,
@@ -123,23 +87,33 @@ export async function refreshFile(
           if (uuid !== '') digest.lastUuid = uuid
         },
         problem: () => digest.problemCount++,
+        overlong: (_line, offset, length) => longLines.push({ offset, length }),
       },
       signal,
     )
     let filterField: CachedEntry['filter']
     if (withFilter) {
+      const compressed = isCompressedName(found.file)
+      if (!compressed) {
+        for (const { offset, length } of longLines) {
+          // Two characters of overlap: every trigram across a chunk's end is whole in the next chunk.
+          await forEachChunk(found.file, offset, length, 2, (text) => collector.add(text), signal)
+        }
+      }
       const keys = collector.keys()
       filter ??= newFilter()
+      // A compressed file's long line cannot be read back by its offset: its filter rules nothing out.
+      if (compressed && longLines.length > 0) filter.fill(0xff)
       const set = (append ? (old.filter?.set ?? 0) : 0) + addToFilter(filter, keys)
       filterField = { set, bytes: filter }
     }
     const { head, edge } = await checksums(found.file, end.offset)
     const entry: CachedEntry = {
       ...base,
+      key: info.key,
+      id: info.id,
       size: info.size,
       mtimeMs: info.mtimeMs,
-      ctimeMs: info.ctimeMs,
-      ino: info.ino,
       format,
       read: end,
       head,
@@ -155,7 +129,7 @@ export async function refreshFile(
     stats.unreadable++
     const code =
       (error as NodeJS.ErrnoException).code ?? (error instanceof Error ? error.message : String(error))
-    return unreadableEntry(base, info, `transcript unreadable (${code}); listed so it is not lost`)
+    return unreadableEntry(base, info, code)
   }
 }
 
@@ -163,10 +137,10 @@ export async function refreshFile(
 async function appendOnly(
   file: string,
   old: CachedEntry,
-  info: FileStat,
+  info: FileKey,
   withFilter: boolean,
 ): Promise<boolean> {
-  if (old.note !== undefined || !canReadTail(old.format) || isCompressedName(file) || old.ino !== info.ino)
+  if (old.note !== undefined || !canReadTail(old.format) || isCompressedName(file) || old.id !== info.id)
     return false
   // Only growth is an append: a file of the same size with a new mtime was rewritten, and a change between
   // the checked head and edge would go unseen if it were read "from the old end" (nothing to read there).
@@ -195,15 +169,16 @@ async function checksums(file: string, offset: number): Promise<{ head: number; 
 
 function unreadableEntry(
   base: { file: string; parent?: string; seenAt: number },
-  info: FileStat | undefined,
-  note: string,
+  info: FileKey | undefined,
+  reason: string,
 ): CachedEntry {
   return {
     ...base,
+    unreadable: reason,
+    key: info?.key ?? '',
+    id: info?.id ?? '',
     size: info?.size ?? 0,
     mtimeMs: info?.mtimeMs ?? 0,
-    ctimeMs: info?.ctimeMs ?? 0,
-    ino: info?.ino ?? 0,
     format: 'sessiontape',
     read: { offset: 0, line: 1 },
     head: 0,
@@ -211,6 +186,6 @@ function unreadableEntry(
     digest: emptyDigest(),
     first: null,
     last: null,
-    note,
+    note: `transcript unreadable (${reason}); listed so it is not lost`,
   }
 }

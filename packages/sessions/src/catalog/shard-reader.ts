@@ -4,8 +4,9 @@
  * job is the bounded reads; what the bytes mean is cache-store.ts's. Every read is bounded by the file's
  * size and {@link MAX_SHARD_BYTES}, whatever a header says.
  */
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs'
+import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs'
 import { columnBytes } from '../search/trigram-filter.js'
+import { isOwnFile } from './private-dir.js'
 import { pitchOf, runCheck } from './shard-table.js'
 
 /**
@@ -21,9 +22,15 @@ const LIST_FIRST_READ_BYTES = 128 * 1024
  */
 export const MAX_SHARD_BYTES = 96 * 1024 * 1024
 
+/**
+ * How a shard is opened: never through a link (O_NOFOLLOW), and without waiting on a FIFO put at its name
+ * (O_NONBLOCK: its open returns, and the check of what was opened refuses it).
+ */
+export const SHARD_READ_FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK
+
 /** What a shard read needs of an open file: `fs.promises`' FileHandle, or {@link blockingHandle}. */
 export interface ShardHandle {
-  stat(): Promise<{ readonly size: number }>
+  stat(): Promise<{ readonly size: number; readonly uid: number; readonly mode: number; isFile(): boolean }>
   read(buffer: Buffer, offset: number, length: number, position: number): Promise<{ bytesRead: number }>
   close(): Promise<void>
 }
@@ -33,7 +40,7 @@ export interface ShardHandle {
  * a dozen small ranges of each of 32 shards; through the thread pool, that was ~450 round trips.
  */
 export function blockingHandle(file: string): ShardHandle {
-  const fd = openSync(file, 'r')
+  const fd = openSync(file, SHARD_READ_FLAGS)
   // Promise.resolve rather than async functions: each call is made at once, on this thread.
   return {
     stat: () => Promise.resolve(fstatSync(fd)),
@@ -57,10 +64,15 @@ export class ShardReader {
     this.#firstRead = firstRead
   }
 
-  /** `whole`: the whole shard is read at once; else its first bytes (most shards' JSON part). */
+  /**
+   * `whole`: the whole shard is read at once; else its first bytes (most shards' JSON part). Undefined for
+   * a file that is not a regular file this user wrote and alone may write (private-dir.ts): its content is
+   * never read, whatever its checksums say.
+   */
   static async open(handle: ShardHandle, whole: boolean): Promise<ShardReader | undefined> {
-    const { size } = await handle.stat()
-    if (size > MAX_SHARD_BYTES) return undefined
+    const info = await handle.stat()
+    const { size } = info
+    if (!isOwnFile(info) || size > MAX_SHARD_BYTES) return undefined
     return new ShardReader(handle, size, whole ? size : Math.min(size, LIST_FIRST_READ_BYTES))
   }
 

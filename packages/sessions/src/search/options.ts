@@ -17,8 +17,11 @@ export interface SearchOptions extends CatalogOptions {
   readonly until?: Date
   /** Only hits of these roles; `'tool'` means both tool kinds. @default every role */
   readonly role?: SearchRole | 'tool' | readonly (SearchRole | 'tool')[]
-  /** Most hits returned (newest sessions first). At least 1. @default 50 */
+  /**
+   * Most hits returned (newest sessions first). At least 1. Every candidate session is still read, so
+   * `total` counts every hit and `truncated` says when this cut some. @default no bound (every hit)
+   */
   readonly limit?: number
-  /** Most hits per session (its best ones). At least 1. @default 5 */
+  /** Most hits per session (its best ones). At least 1. @default no bound (every hit) */
   readonly perSession?: number
 }

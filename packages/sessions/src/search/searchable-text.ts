@@ -17,9 +17,6 @@ export const SEARCH_ROLES = [
 
 export type SearchRole = (typeof SEARCH_ROLES)[number]
 
-/** Bytes of a tool call's input searched: its JSON, bounded so one huge argument cannot dominate a read. */
-const MAX_INPUT_CHARS = 1024 * 1024
-
 /** The text of an event that search looks at (the same for the index and for matching), or undefined. */
 export function searchableText(event: ConversationEvent): string | undefined {
   switch (event.kind) {
@@ -29,8 +26,9 @@ export function searchableText(event: ConversationEvent): string | undefined {
     case 'marker':
       return event.text
     case 'tool-call': {
+      // All of it: a line is at most 16 MiB (read-events.ts), and a cut here would hide a match past it.
       const input = typeof event.input === 'string' ? event.input : safeJson(event.input)
-      return `${event.name} ${input.length > MAX_INPUT_CHARS ? input.slice(0, MAX_INPUT_CHARS) : input}`
+      return `${event.name} ${input}`
     }
     case 'tool-result':
       return event.output
