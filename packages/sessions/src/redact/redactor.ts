@@ -1,7 +1,7 @@
 import type { SecretFinding } from './finding.js'
 import { AnchorScan } from './anchor-scan.js'
-import { SECRETLINT_ANCHORS, hasUnanchoredRule, scanWithSecretlint } from './secretlint-rules.js'
-import { STRUCTURAL_ANCHORS, scanStructural } from './structural-rules.js'
+import { RULE_SETS } from './rule-sets.js'
+import { hasUnanchoredRule } from './secretlint-rules.js'
 
 /** How many secrets of each kind were replaced. */
 export interface RedactionReport {
@@ -10,8 +10,11 @@ export interface RedactionReport {
   readonly byKind: Readonly<Record<string, number>>
 }
 
-/** Texts shorter than this hold no secret any rule knows (the shortest, a Google key, is 39 characters). */
-const MIN_SCANNED_LENGTH = 16
+/**
+ * Texts shorter than this hold no secret any rule knows: the shortest finding, a 4-character password, needs
+ * its name and a separator (`pwd=abcd`, 8 characters).
+ */
+const MIN_SCANNED_LENGTH = 8
 
 /** Built on first use: nothing happens at import time. */
 let anchors: AnchorScan | undefined
@@ -19,13 +22,16 @@ let anchors: AnchorScan | undefined
 /** Every secret in `text`, overlapping findings merged (the earliest-starting one names the kind), in order. */
 export function findSecrets(text: string): SecretFinding[] {
   if (text.length < MIN_SCANNED_LENGTH) return []
-  anchors ??= new AnchorScan([...SECRETLINT_ANCHORS, ...STRUCTURAL_ANCHORS])
+  anchors ??= new AnchorScan(RULE_SETS.flatMap((rules) => rules.anchors))
   const hits = anchors.scan(text)
   // No anchor, no finding (most texts): unless a rule without anchors (one a newer preset adds) must run.
   if (hits.size === 0 && !hasUnanchoredRule()) return []
-  const found = [...scanWithSecretlint(text, hits), ...scanStructural(text, hits)]
-    .filter((f) => f.end > f.start)
-    .sort((a, b) => a.start - b.start || b.end - a.end)
+  return mergeFindings(RULE_SETS.flatMap((rules) => rules.scan(text, hits)))
+}
+
+/** Findings in order, overlapping ones merged (the earliest-starting one names the kind). @internal */
+export function mergeFindings(findings: readonly SecretFinding[]): SecretFinding[] {
+  const found = findings.filter((f) => f.end > f.start).sort((a, b) => a.start - b.start || b.end - a.end)
   const merged: SecretFinding[] = []
   for (const finding of found) {
     const last = merged.at(-1)
@@ -38,10 +44,32 @@ export function findSecrets(text: string): SecretFinding[] {
   return merged
 }
 
+/** `findings` and the image data URIs of `text`, merged. */
+function withImages(text: string, findings: readonly SecretFinding[]): SecretFinding[] {
+  const images: SecretFinding[] = []
+  for (const m of text.matchAll(IMAGE_DATA_URI))
+    images.push({ start: m.index, end: m.index + m[0].length, kind: 'image' })
+  return images.length === 0 ? [...findings] : mergeFindings([...images, ...findings])
+}
+
 /** The placeholder a secret of `kind` is replaced by. */
 export function placeholder(kind: string): string {
   return `[REDACTED:${kind}]`
 }
+
+/** Options of {@link Redactor}. */
+export interface RedactorOptions {
+  /**
+   * Let images through: their bytes are shown as the transcript holds them (`--keep-images`). Otherwise
+   * an image never carries its bytes: an image data URI in a text becomes `[REDACTED:image]`, and
+   * {@link Redactor.allowImage} says no (each counted as `image`).
+   * @default false
+   */
+  readonly keepImages?: boolean
+}
+
+/** An image as a `data:` URI (RFC 2397), its base64 possibly wrapped or JSON-escaped. */
+const IMAGE_DATA_URI = /data:image\/[A-Za-z0-9.+-]{1,40};base64,[A-Za-z0-9+/=\s\\]{4,}/gi
 
 /**
  * Replaces secrets in texts and values and counts them. One redactor per export (or per recorder): its
@@ -50,10 +78,36 @@ export function placeholder(kind: string): string {
 export class Redactor {
   /** Counts by kind, added up over every call. */
   readonly #counts = new Map<string, number>()
+  /** Whether images keep their bytes (see {@link RedactorOptions.keepImages}). */
+  readonly keepsImages: boolean
 
-  /** `text` with every secret replaced by `[REDACTED:<kind>]`. */
+  constructor(options: RedactorOptions = {}) {
+    if (typeof options !== 'object' || options === null)
+      throw new TypeError(
+        `Expected \`options\` to be an object, got \`${String(options)}\` (${typeof options})`,
+      )
+    const { keepImages = false } = options
+    if (typeof keepImages !== 'boolean')
+      throw new TypeError(
+        `Expected \`keepImages\` to be a boolean, got \`${String(keepImages)}\` (${typeof keepImages})`,
+      )
+    this.keepsImages = keepImages
+  }
+
+  /**
+   * Whether an image block may be shown with its bytes. A renderer asks before it inlines one: no (and the
+   * image is counted as `image`) unless the redactor keeps images.
+   */
+  allowImage(): boolean {
+    if (this.keepsImages) return true
+    this.#counts.set('image', (this.#counts.get('image') ?? 0) + 1)
+    return false
+  }
+
+  /** `text` with every secret replaced by `[REDACTED:<kind>]` (and images' data URIs, unless kept). */
   redactText(text: string): string {
-    const findings = findSecrets(text)
+    let findings = findSecrets(text)
+    if (!this.keepsImages && text.includes('data:image/')) findings = withImages(text, findings)
     if (findings.length === 0) return text
     let out = ''
     let at = 0

@@ -6,7 +6,7 @@
  */
 import { rules, type RuleCreator } from '@secretlint/secretlint-rule-preset-recommend'
 import type { Anchor } from './anchor-scan.js'
-import type { SecretFinding } from './finding.js'
+import type { RuleSet, SecretFinding } from './finding.js'
 
 /**
  * Rules we do not run: `filter-comments` obeys `secretlint-disable` comments, which a hostile transcript
@@ -189,3 +189,5 @@ export function scanWithSecretlint(text: string, hits: ReadonlySet<string>): Sec
     sinkText = ''
   }
 }
+
+export const SECRETLINT: RuleSet = { anchors: SECRETLINT_ANCHORS, scan: scanWithSecretlint }
