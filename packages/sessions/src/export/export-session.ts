@@ -1,7 +1,8 @@
 /**
  * `exportSession()`: a transcript of any format we read → Markdown or one self-contained HTML page, streamed
  * (memory holds one turn and the branch links, not the session). The active branch is found in a first
- * pass over the records' links (branch-pass.ts); the second pass streams the conversation and renders it.
+ * pass over the records' links (branch-pass.ts); the second pass streams the conversation, with the
+ * subagent transcripts kept in files of their own joined in (subagent-files.ts), and renders it.
  */
 import { randomBytes } from 'node:crypto'
 import { createWriteStream } from 'node:fs'
@@ -15,6 +16,7 @@ import { activeBranchOf } from './branch-pass.js'
 import { checkExportOptions, type ExportOptions } from './options.js'
 import { renderEvents, type RenderSummary } from './render.js'
 import { ExportError } from './export-error.js'
+import { withSubagents } from './subagent-files.js'
 
 /**
  * How much of the export may wait for the disk before rendering pauses. With the stream's default (16 KiB),
@@ -63,9 +65,14 @@ export async function exportSession(file: string, options: ExportOptions = {}): 
   }
   const onBranch = await activeBranchOf(file, read)
   let problems = 0
-  const events = streamConversation(file, { ...read, onProblem: (_: ReadProblem) => void problems++ })
+  const onProblem = (_: ReadProblem): void => void problems++
+  const events = withSubagents(file, streamConversation(file, { ...read, onProblem }), {
+    ...read,
+    onProblem,
+  })
   const render = {
     format: checked.format,
+    keepImages: checked.keepImages,
     activeOnly: checked.branch === 'active',
     onBranch,
     file,

@@ -1,8 +1,9 @@
 /**
  * The HTML page: one self-contained file. The transcript travels as JSON islands
  * (`<script type="application/json">`, which no browser executes) that the one inline script renders. The
- * Content-Security-Policy allows exactly that script and that stylesheet by hash, no other script, style,
- * image, font, frame or connection: a page built from hostile text can neither run code nor phone home.
+ * Content-Security-Policy allows exactly that script and that stylesheet by hash, images only as `data:`
+ * URIs, no other script, style, image, font, frame or connection: a page built from hostile text can neither
+ * run code nor phone home.
  * Written in parts so an export streams: the head, islands of turns (the script after the first), the tail.
  */
 import { createHash } from 'node:crypto'
@@ -31,7 +32,8 @@ export function contentSecurityPolicy(live: boolean): string {
     `script-src ${sha256(PAGE_SCRIPT)}`,
     `style-src ${sha256(PAGE_STYLE)}`,
     `connect-src ${live ? "'self'" : "'none'"}`,
-    "img-src 'none'",
+    // Images only from the page itself: `data:` URIs the export built from checked bytes (images.ts).
+    'img-src data:',
     "base-uri 'none'",
     "form-action 'none'",
   ].join('; ')

@@ -1,6 +1,7 @@
 /** Markdown: one section per turn, tool calls and results in fenced blocks, usage per turn and in total. */
 import type { Usage } from '../model.js'
 import type { RedactionReport } from '../redact/redactor.js'
+import type { ShownImage } from './images.js'
 import type { SessionFacts, Turn, TurnItem } from './turns.js'
 import { fenced, markdownProse, showControls } from './text-safety.js'
 
@@ -29,6 +30,12 @@ function label(text: string, item: TurnItem): string {
   return item.off === true ? `${text} _(side branch)_` : text
 }
 
+/** An image in Markdown: named, never embedded (a renderer would fetch or show it from the document). */
+function imageLine(image: ShownImage): string {
+  const what = `${image.media === '' ? 'image' : image.media}${image.bytes > 0 ? `, ${NUMBER.format(image.bytes)} bytes` : ''}`
+  return `_Image (${markdownProse(what)})${image.omitted === undefined ? '' : `: not shown, ${markdownProse(image.omitted)}`}_`
+}
+
 function renderItem(item: TurnItem): string {
   switch (item.t) {
     case 'text': {
@@ -39,14 +46,31 @@ function renderItem(item: TurnItem): string {
     case 'thinking':
       return `**${label('Thinking', item)}**\n\n${fenced(item.text, 'text')}`
     case 'tool': {
-      let out = `**${label('Tool call', item)}: ${markdownProse(item.name)}**\n\n${fenced(item.input, item.input.startsWith('{') || item.input.startsWith('[') ? 'json' : 'text')}`
+      let out = `**${label('Tool call', item)}: ${markdownProse(item.name)}**\n\n`
+      if (item.input !== '{}') out += fenced(item.input, /^[{[]/.test(item.input) ? 'json' : 'text')
+      if (item.diff !== undefined) out += `${item.input !== '{}' ? '\n' : ''}${fenced(item.diff, 'diff')}`
       if (item.output !== undefined) {
         out += `\n**${item.isError === true ? 'Result (error)' : 'Result'}**\n\n${fenced(item.output, 'text')}`
       }
+      for (const image of item.images ?? []) out += `\n${imageLine(image)}\n`
+      if (item.items !== undefined && item.items.length > 0) {
+        const agent = item.agent === undefined ? '' : ` ${markdownProse(item.agent)}`
+        const body = `**Subagent${agent}**\n\n${item.items.map(renderItem).join('\n')}`
+        out += `\n${body.replace(/\n$/, '').replace(/^/gm, '> ')}\n`
+      }
+      return out
+    }
+    case 'image':
+      return `**${label(item.role === 'user' ? 'User' : 'Assistant', item)}**\n\n${imageLine(item.image)}\n`
+    case 'command': {
+      const typed = [item.name, item.args].filter((part) => part !== undefined).join(' ')
+      let out = `**${label('Command', item)}**${typed === '' ? '' : `: ${markdownProse(typed)}`}\n`
+      if (item.out !== undefined && item.out !== '')
+        out += `\n${fenced(item.out, item.isError === true ? 'text stderr' : 'text')}`
       return out
     }
     case 'result':
-      return `**${label(item.isError ? 'Tool result (error)' : 'Tool result', item)}** for call \`${showControls(item.callId).replace(/`/g, "'")}\`\n\n${fenced(item.output, 'text')}`
+      return `**${label(item.isError ? 'Tool result (error)' : 'Tool result', item)}** for call \`${showControls(item.callId).replace(/`/g, "'")}\`\n\n${fenced(item.output, 'text')}${(item.images ?? []).map((image) => `\n${imageLine(image)}\n`).join('')}`
     case 'marker':
       return `> **${label(item.marker === 'recovered' ? 'Recovered' : item.marker === 'resumed' ? 'Resumed' : item.marker === 'error' ? 'Error' : 'Notice', item)}**: ${markdownProse(item.text).replace(/\n/g, '\n> ')}\n`
     case 'compaction':

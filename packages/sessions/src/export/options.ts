@@ -12,6 +12,12 @@ export interface ExportOptions {
   /** Replace secrets by `[REDACTED:<kind>]`; the result counts them per kind. @default false */
   readonly redact?: boolean
   /**
+   * With `redact`, show images anyway (under redaction each image is a placeholder: a screenshot can show a
+   * secret no text rule sees). Without `redact` images are always shown, within their bounds (images.ts).
+   * @default false
+   */
+  readonly keepImages?: boolean
+  /**
    * `'active'`: only the branch the session continues from. `'all'`: every branch; rewound and side
    * branches are marked (and switchable in the page).
    * @default 'active'
@@ -39,6 +45,7 @@ export interface ExportOptions {
 export interface CheckedExportOptions {
   readonly format: ExportFormat
   readonly redact: boolean
+  readonly keepImages: boolean
   readonly branch: 'active' | 'all'
   readonly out: string | undefined
   readonly write: ((chunk: string) => void | Promise<void>) | undefined
@@ -47,7 +54,17 @@ export interface CheckedExportOptions {
   readonly maxLineBytes: number
 }
 
-const KNOWN = ['format', 'redact', 'branch', 'out', 'write', 'transcriptFormat', 'signal', 'maxLineBytes']
+const KNOWN = [
+  'format',
+  'redact',
+  'keepImages',
+  'branch',
+  'out',
+  'write',
+  'transcriptFormat',
+  'signal',
+  'maxLineBytes',
+]
 const DEFAULT_MAX_LINE_BYTES = 256 * 1024 * 1024
 
 function invalid(name: string, value: unknown, expected: string): TypeError {
@@ -63,6 +80,7 @@ export function checkExportOptions(options: ExportOptions): CheckedExportOptions
   const {
     format = 'html',
     redact = false,
+    keepImages = false,
     branch = 'active',
     out,
     write,
@@ -72,6 +90,7 @@ export function checkExportOptions(options: ExportOptions): CheckedExportOptions
   const maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES
   if (format !== 'html' && format !== 'md') throw invalid('format', format, "'html' or 'md'")
   if (typeof redact !== 'boolean') throw invalid('redact', redact, 'a boolean')
+  if (typeof keepImages !== 'boolean') throw invalid('keepImages', keepImages, 'a boolean')
   if (branch !== 'active' && branch !== 'all') throw invalid('branch', branch, "'active' or 'all'")
   if (out !== undefined && (typeof out !== 'string' || out === ''))
     throw invalid('out', out, 'a non-empty path')
@@ -83,5 +102,5 @@ export function checkExportOptions(options: ExportOptions): CheckedExportOptions
     throw invalid('signal', signal, 'an AbortSignal')
   if (!(Number.isSafeInteger(maxLineBytes) && maxLineBytes > 0))
     throw invalid('maxLineBytes', maxLineBytes, 'a positive integer')
-  return { format, redact, branch, out, write, transcriptFormat, signal, maxLineBytes }
+  return { format, redact, keepImages, branch, out, write, transcriptFormat, signal, maxLineBytes }
 }

@@ -32,9 +32,7 @@ observer.observe(sentinel);
 function haystack(i) {
   if (haystacks[i] === undefined) {
     var parts = [];
-    (turns[i].items || []).forEach(function (it) {
-      parts.push(it.text || '', it.name || '', it.input || '', it.output || '', it.summary || '', it.title || '');
-    });
+    (turns[i].items || []).forEach(function (it) { parts.push(itemText(it)); });
     haystacks[i] = parts.join('\n').toLowerCase();
   }
   return haystacks[i];

@@ -101,7 +101,15 @@ function renderItem(item) {
     var who = el('div', 'who', (item.role === 'user' ? 'User' : 'Assistant') + (item.model ? ' · ' + item.model : ''));
     offTag(who, item);
     box.appendChild(who);
-    box.appendChild(textBlock('body', item.text));
+    box.appendChild(appendStyled(el('div', 'body'), item.text, item.ansi));
+  } else if (item.t === 'image') {
+    box = el('div', 'msg ' + item.role);
+    var whoImg = el('div', 'who', item.role === 'user' ? 'User' : 'Assistant');
+    offTag(whoImg, item);
+    box.appendChild(whoImg);
+    box.appendChild(imageBlock(item.image || {}));
+  } else if (item.t === 'command') {
+    box = commandBox(item);
   } else if (item.t === 'thinking') {
     box = el('details', 'thinking');
     sum = el('summary', null, 'Thinking');
@@ -118,20 +126,27 @@ function renderItem(item) {
     var status = item.output === undefined ? ['wait', 'no result'] : item.isError ? ['err', 'error'] : ['ok', 'ok'];
     sum.appendChild(el('span', 'st ' + status[0], status[1]));
     sum.appendChild(el('span', 'tn', item.t === 'tool' ? item.name : 'result'));
-    sum.appendChild(el('span', 'ts', item.t === 'tool' ? firstLine(item.input) : 'for ' + item.callId));
+    sum.appendChild(el('span', 'ts', item.t === 'tool' ? firstLine(item.diff ? item.diff.replace(/^@@ /, '') : item.input) : 'for ' + item.callId));
+    if (item.items && item.items.length) sum.appendChild(el('span', 'st sub-tag', 'subagent'));
     offTag(sum, item);
     box.appendChild(sum);
     inner = el('div', 'inner io');
-    if (item.t === 'tool') {
+    if (item.t === 'tool' && item.input !== '{}') {
       inner.appendChild(el('div', 'label', 'Input'));
       inner.appendChild(preBlock(item.input));
     }
+    if (item.diff) {
+      inner.appendChild(el('div', 'label', 'Changes'));
+      inner.appendChild(diffBlock(item.diff));
+    }
     if (item.output !== undefined) {
       inner.appendChild(el('div', 'label', item.isError ? 'Result (error)' : 'Result'));
-      inner.appendChild(preBlock(item.output, item.isError ? 'err' : ''));
+      inner.appendChild(styledPre(item.output, item.ansi, item.isError ? 'err' : ''));
     }
+    (item.images || []).forEach(function (image) { inner.appendChild(imageBlock(image)); });
+    if (item.items && item.items.length) inner.appendChild(subagentBox(item.agent, item.items));
     box.appendChild(inner);
-    if (has(item.input || '') || has(item.output || '') || has(item.name || '')) box.open = true;
+    if (has(itemText(item))) box.open = true;
   } else if (item.t === 'compaction') {
     box = el('details', 'compaction');
     sum = el('summary', null, 'Context compacted');
@@ -146,7 +161,7 @@ function renderItem(item) {
     box = el('div', 'marker ' + item.marker);
     var b = el('b', null, (names[item.marker] || 'Note') + ': ');
     box.appendChild(b);
-    appendText(box, item.text);
+    appendStyled(box, item.text, item.ansi);
     offTag(box, item);
   } else {
     box = el('div', 'marker title');
@@ -154,6 +169,7 @@ function renderItem(item) {
     appendText(box, item.title || '');
   }
   if (item.off) box.classList.add('off');
+  box.classList.add('k-' + kindOf(item));
   return box;
 }
 

@@ -72,7 +72,12 @@ function renderHeader() {
     (meta.problems ? ' · the reader found ' + meta.problems + ' problem' + (meta.problems === 1 ? '' : 's') + ' in the file' : '');
 }
 
+// The chart and the timeline (page-script-filters.ts) change together, as turns arrive.
 function renderUsage() {
+  renderUsageChart();
+  renderTimeline();
+}
+function renderUsageChart() {
   usage.textContent = '';
   var t = meta.total;
   if (!t || !t.totalTokens) { usage.hidden = true; return; }

@@ -10,10 +10,19 @@
  * sends them. Kept to ES2017 and plain string concatenation (it lives in a template string).
  */
 import { SCRIPT_BROWSE } from './page-script-browse.js'
+import { SCRIPT_FILTERS } from './page-script-filters.js'
+import { SCRIPT_ITEMS } from './page-script-items.js'
 import { SCRIPT_LIVE } from './page-script-live.js'
 import { SCRIPT_RENDER } from './page-script-render.js'
 import { SCRIPT_SHELL } from './page-script-shell.js'
 
 /** The page's one script: its parts in order, in one function scope (the CSP allows it by its hash). */
 export const PAGE_SCRIPT =
-  "(function () {\n'use strict';\n" + SCRIPT_RENDER + SCRIPT_SHELL + SCRIPT_BROWSE + SCRIPT_LIVE + '})();\n'
+  "(function () {\n'use strict';\n" +
+  SCRIPT_RENDER +
+  SCRIPT_ITEMS +
+  SCRIPT_SHELL +
+  SCRIPT_FILTERS +
+  SCRIPT_BROWSE +
+  SCRIPT_LIVE +
+  '})();\n'

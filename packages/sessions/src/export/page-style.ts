@@ -63,6 +63,22 @@ body.hide-off .off{display:none}
 mark{background:var(--mark);color:inherit;border-radius:2px}
 mark.cur{outline:2px solid var(--accent)}
 .pending{margin:12px 0;padding:8px 12px;border:1px dashed var(--line);border-radius:8px;color:var(--muted);font-style:italic}
+.a-b{font-weight:700}.a-d{opacity:.7}.a-i{font-style:italic}.a-u{text-decoration:underline}.a-s{text-decoration:line-through}
+.a-f0{color:#555}.a-f1{color:#c4302b}.a-f2{color:#2e8b3a}.a-f3{color:#a67c00}.a-f4{color:#2f5fd0}.a-f5{color:#a23fb0}.a-f6{color:#14879a}.a-f7{color:#8a8a8a}.a-f8{color:#6e6e6e}.a-f9{color:#e5534b}.a-f10{color:#3fae4f}.a-f11{color:#c49b00}.a-f12{color:#4c7ff0}.a-f13{color:#c45bd3}.a-f14{color:#1aa5b8}.a-f15{color:#9e9e9e}
+.a-g0{background:#3333}.a-g1{background:#c4302b33}.a-g2{background:#2e8b3a33}.a-g3{background:#a67c0033}.a-g4{background:#2f5fd033}.a-g5{background:#a23fb033}.a-g6{background:#14879a33}.a-g7{background:#8a8a8a33}.a-g8{background:#6e6e6e33}.a-g9{background:#e5534b33}.a-g10{background:#3fae4f33}.a-g11{background:#c49b0033}.a-g12{background:#4c7ff033}.a-g13{background:#c45bd333}.a-g14{background:#1aa5b833}.a-g15{background:#9e9e9e33}
+pre.diff .d-add{background:#2e8b3a2e}pre.diff .d-del{background:#c4302b2e}pre.diff .d-hdr{color:var(--muted);font-weight:700}
+.img{margin:6px 0}.img img{display:block;max-width:100%;max-height:480px;border:1px solid var(--line);border-radius:6px;background:var(--card)}
+.img.omitted{font-size:.8rem;color:var(--muted);font-style:italic}
+.msg.command{background:var(--tool)}code.cmd{font:13px/1.45 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;overflow-wrap:anywhere}.msg.command pre{margin-top:6px}
+summary .sub-tag{color:var(--sub-line);border:1px solid var(--sub-line)}
+.filters{display:flex;flex-wrap:wrap;gap:2px 8px;font-size:.8rem;color:var(--muted)}.filters label{cursor:pointer;white-space:nowrap}.filters input{margin:0 3px 0 0;vertical-align:-2px}
+section.timeline{margin:14px 0;padding:12px;background:var(--card);border:1px solid var(--line);border-radius:10px}
+section.timeline h2{font-size:1rem;margin:0 0 8px}
+svg.tl{width:100%;height:80px;display:block;cursor:pointer}
+.k-user{--k:var(--user-line)}.k-assistant{--k:var(--bar-in)}.k-thinking{--k:var(--sub-line)}.k-tool{--k:var(--bar-out)}.k-system{--k:var(--muted)}
+svg.tl rect{fill:var(--k)}svg.tl rect.off{opacity:.45}.legend i[class^=k-]{background:var(--k)}
+body.hide-k-user .turns .k-user,body.hide-k-assistant .turns .k-assistant,body.hide-k-thinking .turns .k-thinking,body.hide-k-tool .turns .k-tool,body.hide-k-system .turns .k-system,
+body.hide-k-user svg.tl .k-user,body.hide-k-assistant svg.tl .k-assistant,body.hide-k-thinking svg.tl .k-thinking,body.hide-k-tool svg.tl .k-tool,body.hide-k-system svg.tl .k-system{display:none}
 .more{height:1px}
 footer{margin-top:24px;color:var(--muted);font-size:.8rem}
 @media (max-width:600px){body{font-size:14px}main{padding:0 8px 48px}article.turn{padding:8px}.sub{margin-left:4px}.turn-head .u{margin-left:0;width:100%}}

@@ -15,6 +15,8 @@ import {
 } from './html.js'
 import { type HeaderShown, headerShown, markdownFooter, markdownHeader, markdownTurn } from './markdown.js'
 import { jsonIsland, showControls } from './text-safety.js'
+import { styledText } from './ansi.js'
+import { ImageBudget } from './images.js'
 import { TurnBuilder, type SessionFacts, type Turn } from './turns.js'
 import type { OnBranch } from './branch-pass.js'
 
@@ -35,6 +37,8 @@ export interface RenderOptions {
   /** Replaces secrets in every text shown. */
   readonly redactor?: Redactor
   readonly onBranch?: OnBranch
+  /** With `redactor`: show images anyway (they are placeholders otherwise: a screenshot can hold secrets). */
+  readonly keepImages?: boolean
   /** Leave out events off the active branch (else they are marked and switchable). */
   readonly activeOnly: boolean
   /** The transcript's path, shown in the page's footer. */
@@ -62,14 +66,25 @@ export function pageMeta(
 }
 
 export function turnBuilder(
-  options: Pick<RenderOptions, 'redactor' | 'onBranch' | 'activeOnly'>,
+  options: Pick<RenderOptions, 'redactor' | 'onBranch' | 'activeOnly' | 'keepImages'> & {
+    readonly format?: ExportFormat
+  },
 ): TurnBuilder {
   const { redactor } = options
-  // Terminal controls become visible stand-ins in the data itself, so no renderer can forget them.
+  const redact = redactor === undefined ? (text: string) => text : (text: string) => redactor.redactText(text)
+  // Terminal controls become visible stand-ins in the data itself, so no renderer can forget them; a page
+  // shows SGR styles instead (ansi.ts), Markdown the stand-ins.
+  const text = (value: string): string => showControls(redact(value))
+  const page = options.format !== 'md'
   return new TurnBuilder({
     ...(options.onBranch === undefined ? {} : { onBranch: options.onBranch }),
     activeOnly: options.activeOnly,
-    text: redactor === undefined ? showControls : (text: string) => showControls(redactor.redactText(text)),
+    text,
+    ...(page ? { styled: (value: string) => styledText(redact(value), showControls) } : {}),
+    images: new ImageBudget(),
+    ...(redactor !== undefined && options.keepImages !== true
+      ? { imagePlaceholder: 'left out by redaction (--keep-images keeps them)' }
+      : {}),
   })
 }
 

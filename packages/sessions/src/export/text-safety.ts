@@ -18,9 +18,39 @@ export function showControls(text: string): string {
   })
 }
 
-/** Text for Markdown prose: HTML made inert (`<` and `&` as entities, which every renderer shows as text). */
+/**
+ * What a renderer could turn into a link by itself (GFM's and linkify's autolinks): a URL with a scheme, a
+ * `www.` host, an e-mail address. Prose shows them in code spans, where no renderer makes a link.
+ */
+const AUTOLINKABLE = /\b[a-z][a-z0-9+.-]*:\/\/[^\s<>`]*|\bwww\.[^\s<>`]+|[\w.+-]+@[\w-]+(?:\.[\w-]+)+/gi
+
+/** `text` as an inline code span no backtick in it can end. */
+function codeSpan(text: string): string {
+  let longest = 0
+  for (const run of text.matchAll(/`+/g)) longest = Math.max(longest, run[0].length)
+  const fence = '`'.repeat(longest + 1)
+  return `${fence} ${text} ${fence}`
+}
+
+/**
+ * Text for Markdown prose, inert whatever renders it: no HTML (`<` and `&` as entities, which every renderer
+ * shows as text), and no link or image made from content — `\`, `[`, `]` and `!` backslash-escaped, so no
+ * `[…](…)`, `![…](…)`, `[…][…]` or `[…]: …` can form, and what an autolinker would pick up in a code span.
+ */
 export function markdownProse(text: string): string {
-  return showControls(text).replace(/&/g, '&amp;').replace(/</g, '&lt;')
+  const shown = showControls(text)
+  let out = ''
+  let at = 0
+  const escape = (part: string): string =>
+    part
+      .replace(/[\\[\]!]/g, (c) => `\\${c}`)
+      .replace(/&/g, '&amp;')
+      .replace(/</g, '&lt;')
+  for (const match of shown.matchAll(AUTOLINKABLE)) {
+    out += escape(shown.slice(at, match.index)) + codeSpan(match[0])
+    at = match.index + match[0].length
+  }
+  return out + escape(shown.slice(at))
 }
 
 /** A backtick fence longer than any run of backticks in `text` (at least three), so the text cannot close it. */

@@ -6,47 +6,14 @@
  *
  * Built incrementally (`push` returns the turns it completed) so an export streams with flat memory.
  */
-import type { ConversationEvent, Usage } from '../model.js'
+import type { ConversationEvent, EventImage, Usage } from '../model.js'
 import { addUsage, ZERO_USAGE } from '../usage/usage.js'
+import { commandOf } from './commands.js'
+import { editDiff } from './diffs.js'
+import type { ImageBudget, ShownImage } from './images.js'
+import { ansiField, type Styled, type ToolItem, type TurnItem } from './turn-items.js'
 
-/** What every item carries. */
-interface ItemBase {
-  /** The event's id. */
-  readonly id: string
-  readonly ts?: string
-  /** Not on the active branch (a rewound or side branch). */
-  readonly off?: true
-  /** A subagent's (sidechain) item, with its agent id ('' when unknown). */
-  readonly sub?: string
-}
-
-export type TurnItem =
-  | (ItemBase & {
-      readonly t: 'text'
-      readonly role: 'user' | 'assistant'
-      readonly text: string
-      readonly model?: string
-    })
-  | (ItemBase & { readonly t: 'thinking'; readonly text: string })
-  | (ItemBase & {
-      readonly t: 'tool'
-      readonly name: string
-      readonly callId: string
-      /** The arguments, pretty JSON (a string argument as is). */
-      readonly input: string
-      /** The result's text, once it arrived. */
-      output?: string
-      isError?: boolean
-    })
-  | (ItemBase & {
-      readonly t: 'result'
-      readonly callId: string
-      readonly output: string
-      readonly isError: boolean
-    })
-  | (ItemBase & { readonly t: 'marker'; readonly marker: string; readonly text: string })
-  | (ItemBase & { readonly t: 'compaction'; readonly summary?: string })
-  | (ItemBase & { readonly t: 'title'; readonly title: string })
+export type { TurnItem } from './turn-items.js'
 
 export interface Turn {
   /** 1-based. */
@@ -96,8 +63,17 @@ export interface TurnBuilderOptions {
   readonly onBranch?: (event: ConversationEvent) => boolean
   /** Drop events off the active branch instead of marking them. */
   readonly activeOnly?: boolean
-  /** Applied to every text shown (redaction). */
+  /** Applied to every text shown (redaction, controls made visible). */
   readonly text?: (text: string) => string
+  /**
+   * Applied instead of `text` to messages, outputs and markers: for a page, terminal styles taken out as
+   * runs (ansi.ts). Without it, `text` is used.
+   */
+  readonly styled?: (text: string) => Styled
+  /** Shows images within the page's bounds; without it, images are left out (their `[image]` text stays). */
+  readonly images?: ImageBudget
+  /** Every image becomes a placeholder saying this (redaction without `--keep-images`). */
+  readonly imagePlaceholder?: string
 }
 
 export class TurnBuilder {
@@ -110,14 +86,26 @@ export class TurnBuilder {
   /** How much the title in `facts` is trusted (TITLE_RANK). */
   #titleRank = -1
   /** Calls of the current turn waiting for their result. */
-  #calls = new Map<string, Extract<TurnItem, { t: 'tool' }>>()
+  #calls = new Map<string, ToolItem>()
+  /** Subagents a call spawned (by agent id): their items are joined under that call. */
+  readonly #spawned = new Map<string, ToolItem>()
 
   /** Applied to every text shown. */
   readonly #text: (text: string) => string
+  readonly #styled: (text: string) => Styled
 
   constructor(options: TurnBuilderOptions = {}) {
     this.#options = options
-    this.#text = options.text ?? ((text: string) => text)
+    const text = options.text ?? ((text: string) => text)
+    this.#text = text
+    this.#styled = options.styled ?? ((value: string) => ({ text: text(value) }))
+  }
+
+  /** The images of an event as shown (placeholders beyond the bounds or under redaction). */
+  #images(images: readonly EventImage[] | undefined): ShownImage[] {
+    const budget = this.#options.images
+    if (images === undefined || budget === undefined) return []
+    return images.map((image) => budget.show(image, this.#options.imagePlaceholder))
   }
 
   /** Adds an event; returns the turn it completed, if it started a new one. */
@@ -176,52 +164,69 @@ export class TurnBuilder {
         return undefined
       }
       case 'user': {
-        const completed = event.sidechain === undefined ? this.#start(event, on) : undefined
-        this.#add(
-          Object.assign(base(), { t: 'text' as const, role: 'user' as const, text: text(event.text) }),
-        )
+        const command = commandOf(event.text)
+        // A command's output continues the turn of the command; anything else the user sends starts one.
+        const starts = event.sidechain === undefined && (command === undefined || command.name !== undefined)
+        const completed = starts ? this.#start(event, on) : undefined
+        if (command !== undefined) {
+          const out = command.out === undefined ? undefined : this.#styled(command.out)
+          this.#add(
+            Object.assign(base(), {
+              t: 'command' as const,
+              ...(command.name === undefined ? {} : { name: text(command.name) }),
+              ...(command.args === undefined ? {} : { args: text(command.args) }),
+              ...(out === undefined ? {} : { out: out.text, ...ansiField(out) }),
+              ...(command.isError === true ? { isError: true } : {}),
+            }),
+          )
+          return completed
+        }
+        this.#message(base, 'user', event.text, event.images)
         return completed
       }
       case 'assistant': {
-        const item = Object.assign(base(), {
-          t: 'text' as const,
-          role: 'assistant' as const,
-          text: text(event.text),
-        })
-        if (event.model !== undefined) {
-          const model = text(event.model)
-          ;(item as { model?: string }).model = model
-          this.facts.model ??= model
-        }
-        this.#add(item)
+        if (event.model !== undefined) this.facts.model ??= text(event.model)
+        this.#message(base, 'assistant', event.text, event.images, event.model)
         return undefined
       }
       case 'thinking':
         this.#add(Object.assign(base(), { t: 'thinking' as const, text: text(event.text) }))
         return undefined
       case 'tool-call': {
-        const item: Extract<TurnItem, { t: 'tool' }> = Object.assign(base(), {
+        const edit = editDiff(event.name, event.input)
+        const item: ToolItem = Object.assign(base(), {
           t: 'tool' as const,
           name: text(event.name),
           callId: event.callId,
-          input: text(stringifyInput(event.input)),
+          input: text(stringifyInput(edit === undefined ? event.input : edit.input)),
         })
+        if (edit !== undefined) item.diff = text(edit.diff)
         this.#add(item)
         this.#calls.set(event.callId, item)
         return undefined
       }
       case 'tool-result': {
         const call = this.#calls.get(event.callId)
+        const output = this.#styled(event.output)
+        const images = this.#images(event.images)
         if (call !== undefined && call.output === undefined) {
-          call.output = text(event.output)
+          call.output = output.text
           call.isError = event.isError
+          if (output.runs !== undefined) call.ansi = output.runs
+          if (images.length > 0) call.images = images
+          if (event.agentId !== undefined) {
+            call.agent = text(event.agentId)
+            this.#spawned.set(call.agent, call)
+          }
         } else {
           this.#add(
             Object.assign(base(), {
               t: 'result' as const,
               callId: event.callId,
-              output: text(event.output),
+              output: output.text,
               isError: event.isError,
+              ...ansiField(output),
+              ...(images.length > 0 ? { images } : {}),
             }),
           )
         }
@@ -234,11 +239,18 @@ export class TurnBuilder {
             : Object.assign(base(), { t: 'compaction' as const, summary: text(event.summary) }),
         )
         return undefined
-      case 'marker':
+      case 'marker': {
+        const shown = this.#styled(event.text)
         this.#add(
-          Object.assign(base(), { t: 'marker' as const, marker: event.marker, text: text(event.text) }),
+          Object.assign(base(), {
+            t: 'marker' as const,
+            marker: event.marker,
+            text: shown.text,
+            ...ansiField(shown),
+          }),
         )
         return undefined
+      }
       case 'other':
         return undefined
     }
@@ -278,7 +290,35 @@ export class TurnBuilder {
     return this.#current
   }
 
+  /** A message's text (unless it only stands for its images) and its images. */
+  #message(
+    base: () => { id: string; ts?: string; off?: true; sub?: string },
+    role: 'user' | 'assistant',
+    raw: string,
+    images: readonly EventImage[] | undefined,
+    model?: string,
+  ): void {
+    const shown = this.#images(images)
+    const placeholder = images !== undefined && /^\s*(\[[\w./+-]*\]\s*)+$/.test(raw)
+    if (!(shown.length > 0 && placeholder)) {
+      const styled = this.#styled(raw)
+      this.#add(
+        Object.assign(base(), {
+          t: 'text' as const,
+          role,
+          text: styled.text,
+          ...(model === undefined ? {} : { model: this.#text(model) }),
+          ...ansiField(styled),
+        }),
+      )
+    }
+    for (const image of shown) this.#add(Object.assign(base(), { t: 'image' as const, role, image }))
+  }
+
   #add(item: TurnItem): void {
-    this.#turn(item.ts).items.push(item)
+    // A subagent's item goes under the call that spawned it, when that call named it.
+    const call = item.sub === undefined ? undefined : this.#spawned.get(item.sub)
+    if (call !== undefined) (call.items ??= []).push(item)
+    else this.#turn(item.ts).items.push(item)
   }
 }
