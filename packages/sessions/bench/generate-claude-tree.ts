@@ -12,8 +12,11 @@ import { mkdir, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 
 export const NEEDLE_TOKEN = 'zebracornflux'
-/** Sessions that get the needle: every 397th, so a few are in each size band. */
-const NEEDLE_EVERY = 397
+/**
+ * Sessions that get the needle: 50, evenly spread (every 60th of 3,000), so some are in each size band —
+ * and more than a default limit would ever have shown (search once returned 20 of them, silently).
+ */
+export const NEEDLE_SESSIONS = 50
 
 export interface GeneratedTree {
   readonly sessions: number
@@ -104,6 +107,7 @@ export async function generateClaudeTree(
 
   let bytes = 0
   const needleFiles: string[] = []
+  const needleEvery = Math.max(1, Math.floor(options.sessions / NEEDLE_SESSIONS))
   const start = Date.parse('2026-01-01T00:00:00.000Z')
   for (let i = 0; i < options.sessions; i++) {
     const cwd = pick(projects)
@@ -112,7 +116,7 @@ export async function generateClaudeTree(
     const sessionId = uuid()
     const file = path.join(dir, `${sessionId}.jsonl`)
     const size = Math.max(4_000, Math.min(weights[i]! * scale, mean * 40))
-    const needle = i % NEEDLE_EVERY === 7
+    const needle = i % needleEvery === Math.min(7, needleEvery - 1) && needleFiles.length < NEEDLE_SESSIONS
     const needleAt = needle ? Math.floor(rand() * 4) : -1
     let time = start + i * 600_000
     let parent: string | null = null

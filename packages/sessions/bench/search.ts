@@ -8,10 +8,12 @@
  * `--dir` names it), builds the CLI as its package does (scripts/build.ts) and times whole processes,
  * as a user runs them: `list --json` cold (empty cache) and warm, the recorder's own listing that reads
  * every transcript whole (`list --json --format claude-code <dir>`, the "today" anchor), `search` cold and
- * warm (and warm without the CLI's code cache), and `rg -l -F <token>` over the same directory, its runs
- * taking turns with the warm searches'; and the floor under every CLI row: `node -e 0` (a bare Node start)
+ * warm (and warm without the CLI's code cache), and `rg -n -F <token>` over the same directory (every
+ * matching line, as search returns every hit), its runs taking turns with the warm searches'; the token is
+ * in 50 sessions (generate-claude-tree.ts); and the floor under every CLI row: `node -e 0` (a bare Node start)
  * and `sessiontape --version` (Node, plus starting the CLI: its bundle from the code cache). Checks
- * that search finds every file rg finds, and that nothing under the tree changed (bytes, mtimes, names).
+ * that search finds every file rg finds and all 50 planted, says `truncated: false` and names nothing
+ * unsearched, and that nothing under the tree changed (bytes, mtimes, names).
  * Medians of `--runs` warm runs: wall time, CPU time (user + system: on a machine shared with other jobs
  * it moves less than wall time) and peak RSS from GNU time; the load average before and after. Never
  * asserts on time.
@@ -25,7 +27,7 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import { buildCli } from '../../cli/scripts/build.js'
-import { generateClaudeTree, NEEDLE_TOKEN } from './generate-claude-tree.js'
+import { generateClaudeTree, NEEDLE_SESSIONS, NEEDLE_TOKEN } from './generate-claude-tree.js'
 
 const here = path.dirname(fileURLToPath(import.meta.url))
 const { values } = parseArgs({
@@ -155,22 +157,33 @@ const listWarm = warm(node, [cli, 'list', '--json', tree])
 const listOld = run(node, [cli, 'list', '--json', '--format', 'claude-code', tree])
 const listed = (JSON.parse(listWarm.stdout) as unknown[]).length
 await rm(cacheDir, { recursive: true, force: true })
-const searchCold = run(node, [cli, 'search', NEEDLE_TOKEN, tree, '--json', '--limit', '1000'])
-const searchArgs = [cli, 'search', NEEDLE_TOKEN, tree, '--json', '--limit', '1000']
+// No --limit: every hit, as a user gets it.
+const searchArgs = [cli, 'search', NEEDLE_TOKEN, tree, '--json']
+const searchCold = run(node, searchArgs)
 const [searchWarm, searchUncached, rgRuns] = warmTogether(
   [node, searchArgs],
   [node, searchArgs, { SESSIONTAPE_DISABLE_CODE_CACHE: '1' }],
-  ...(hasRg ? [['rg', ['-l', '-F', NEEDLE_TOKEN, tree]] as const] : []),
+  ...(hasRg ? [['rg', ['-n', '-F', NEEDLE_TOKEN, tree]] as const] : []),
 )
-const common = warm(node, [cli, 'search', 'function', tree, '--json'])
+const common = warm(node, [cli, 'search', 'function', tree, '--json', '--limit', '20'])
 if (searchWarm === undefined || searchUncached === undefined) throw new Error('unreachable: two commands ran')
 const rg = hasRg ? rgRuns : undefined
 const after = await fingerprint(tree)
 
-const hitFiles = new Set(
-  (JSON.parse(searchWarm.stdout) as { hits: { file: string }[] }).hits.map((h) => h.file),
+const answer = JSON.parse(searchWarm.stdout) as {
+  total: number
+  truncated: boolean
+  unsearched: unknown[]
+  hits: { file: string }[]
+}
+const hitFiles = new Set(answer.hits.map((h) => h.file))
+// `rg -n` prints `<file>:<line>:<text>`: the file is what comes before `:<digits>:`.
+const rgFiles = new Set(
+  (rg?.stdout ?? '')
+    .split('\n')
+    .filter((line) => line !== '')
+    .map((line) => /^(.*?):\d+:/.exec(line)?.[1] ?? line),
 )
-const rgFiles = new Set((rg?.stdout ?? '').split('\n').filter((line) => line !== ''))
 const missed = [...rgFiles].filter((file) => !hitFiles.has(file))
 
 row('node -e 0 (a bare Node start)', bare, `median of ${runs}; floor`)
@@ -179,11 +192,15 @@ row('list --json, cold (empty cache)', listCold, `${listed} sessions`)
 row('list --json, warm', listWarm, `median of ${runs}`)
 row('list --json --format claude-code (reads every file whole: the old path)', listOld, 'anchor')
 row('search <token> --json, cold (builds the index)', searchCold)
-row('search <token> --json, warm', searchWarm, `${hitFiles.size} files; median of ${runs}`)
+row(
+  'search <token> --json, warm',
+  searchWarm,
+  `${hitFiles.size} files, ${answer.total} hits; median of ${runs}`,
+)
 row('  the same without its code cache', searchUncached, 'SESSIONTAPE_DISABLE_CODE_CACHE=1')
 row('search function --json, warm (a common word: many candidates)', common, 'limit 20')
 row(
-  'rg -l -F <token>',
+  'rg -n -F <token>',
   rg,
   hasRg ? `${rgFiles.size} files; anchor, runs taking turns with the two above` : 'ripgrep not installed',
 )
@@ -223,5 +240,8 @@ if (rg !== undefined) {
   )
 }
 process.stdout.write(`missed by search (files rg finds): ${missed.length}\n`)
+process.stdout.write(
+  `sessions holding the token found: ${hitFiles.size} of ${NEEDLE_SESSIONS} planted; truncated: ${answer.truncated}; unsearched: ${answer.unsearched.length}\n`,
+)
 process.stdout.write(`tree unchanged (bytes, mtimes, names): ${before === after ? 'yes' : 'NO'}\n`)
 await rm(work, { recursive: true, force: true })
