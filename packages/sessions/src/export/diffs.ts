@@ -47,8 +47,8 @@ export function lineDiff(oldText: string, newText: string): string[] {
       if (i < n && j < m && a[start + i] === b[start + j]) {
         out.push(` ${a[start + i++]}`)
         j++
-      } else if (j < m && (i === n || lcs[i]![j + 1]! >= lcs[i + 1]![j]!)) out.push(`+${b[start + j++]}`)
-      else out.push(`-${a[start + i++]}`)
+      } else if (i < n && (j === m || lcs[i + 1]![j]! >= lcs[i]![j + 1]!)) out.push(`-${a[start + i++]}`)
+      else out.push(`+${b[start + j++]}`)
     }
   }
   for (let i = endA; i < a.length; i++) out.push(` ${a[i]}`)

@@ -64,7 +64,7 @@ function renderItem(item: TurnItem): string {
       return `**${label(item.role === 'user' ? 'User' : 'Assistant', item)}**\n\n${imageLine(item.image)}\n`
     case 'command': {
       const typed = [item.name, item.args].filter((part) => part !== undefined).join(' ')
-      let out = `**${label('Command', item)}**${typed === '' ? '' : `: ${markdownProse(typed)}`}\n`
+      let out = `**${label(typed === '' ? 'Command output' : 'Command', item)}**${typed === '' ? '' : `: ${markdownProse(typed)}`}\n`
       if (item.out !== undefined && item.out !== '')
         out += `\n${fenced(item.out, item.isError === true ? 'text stderr' : 'text')}`
       return out

@@ -34,7 +34,7 @@ function codeSpan(text: string): string {
 
 /**
  * Text for Markdown prose, inert whatever renders it: no HTML (`<` and `&` as entities, which every renderer
- * shows as text), and no link or image made from content — `\`, `[`, `]` and `!` backslash-escaped, so no
+ * shows as text), and no link or image made from content — `\`, `[`, `]` and `![` backslash-escaped, so no
  * `[…](…)`, `![…](…)`, `[…][…]` or `[…]: …` can form, and what an autolinker would pick up in a code span.
  */
 export function markdownProse(text: string): string {
@@ -43,7 +43,7 @@ export function markdownProse(text: string): string {
   let at = 0
   const escape = (part: string): string =>
     part
-      .replace(/[\\[\]!]/g, (c) => `\\${c}`)
+      .replace(/[\\[\]]|!(?=\[)/g, (c) => `\\${c}`)
       .replace(/&/g, '&amp;')
       .replace(/</g, '&lt;')
   for (const match of shown.matchAll(AUTOLINKABLE)) {

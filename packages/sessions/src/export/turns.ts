@@ -8,6 +8,7 @@
  */
 import type { ConversationEvent, EventImage, Usage } from '../model.js'
 import { addUsage, ZERO_USAGE } from '../usage/usage.js'
+import { recordOf } from './branch-pass.js'
 import { commandOf } from './commands.js'
 import { editDiff } from './diffs.js'
 import type { ImageBudget, ShownImage } from './images.js'
@@ -87,6 +88,8 @@ export class TurnBuilder {
   #titleRank = -1
   /** Calls of the current turn waiting for their result. */
   #calls = new Map<string, ToolItem>()
+  /** The record whose user message started the current turn (its other blocks continue it). */
+  #lastStart = ''
   /** Subagents a call spawned (by agent id): their items are joined under that call. */
   readonly #spawned = new Map<string, ToolItem>()
 
@@ -166,7 +169,10 @@ export class TurnBuilder {
       case 'user': {
         const command = commandOf(event.text)
         // A command's output continues the turn of the command; anything else the user sends starts one.
-        const starts = event.sidechain === undefined && (command === undefined || command.name !== undefined)
+        // One message's blocks (text, then images) are one turn: only a record's first user event starts it.
+        const first = recordOf(event.id) !== this.#lastStart
+        const starts =
+          first && event.sidechain === undefined && (command === undefined || command.name !== undefined)
         const completed = starts ? this.#start(event, on) : undefined
         if (command !== undefined) {
           const out = command.out === undefined ? undefined : this.#styled(command.out)
@@ -271,6 +277,7 @@ export class TurnBuilder {
 
   #start(event: ConversationEvent, on: boolean): Turn | undefined {
     const previous = this.#current
+    this.#lastStart = recordOf(event.id)
     this.#calls = new Map()
     this.#current =
       event.timestamp === undefined
