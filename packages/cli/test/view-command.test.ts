@@ -8,6 +8,7 @@ import { startCli } from './helpers/cli.js'
 /** Reads an SSE response until `predicate` holds for what arrived (bounded by `ms`). */
 async function readStreamUntil(
   url: string,
+  cookie: string,
   predicate: (text: string) => boolean,
   ms: number,
 ): Promise<string> {
@@ -15,7 +16,7 @@ async function readStreamUntil(
   const timer = setTimeout(() => controller.abort(), ms)
   let text = ''
   try {
-    const response = await fetch(url, { signal: controller.signal })
+    const response = await fetch(url, { signal: controller.signal, headers: { cookie } })
     const decoder = new TextDecoder()
     for await (const chunk of response.body as AsyncIterable<Uint8Array>) {
       text += decoder.decode(chunk, { stream: true })
@@ -47,11 +48,20 @@ describe('sessiontape view', () => {
         stdout.includes('\n') ? resolve(stdout.split('\n')[0]!) : void setTimeout(check, 20)
       check()
     })
-    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/$/)
-    const page = await (await fetch(url)).text()
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]{43}$/)
+    // The URL's secret buys a cookie (and a redirect to the URL without it); the cookie opens the rest.
+    const granted = await fetch(url, { redirect: 'manual' })
+    expect(granted.status).toBe(303)
+    const cookie = granted.headers.get('set-cookie')!.split(';')[0]!
+    const page = await (await fetch(new URL('/', url), { headers: { cookie } })).text()
     expect(page).toContain('first question')
     const live = /"live":"([^"]+)"/.exec(page)![1]!
-    const streamed = readStreamUntil(new URL(live, url).href, (t) => t.includes('appended later'), 5000)
+    const streamed = readStreamUntil(
+      new URL(live, url).href,
+      cookie,
+      (t) => t.includes('appended later'),
+      5000,
+    )
     await new Promise((resolve) => setTimeout(resolve, 300))
     recorder.record('user', { text: 'appended later' })
     await recorder.flush()

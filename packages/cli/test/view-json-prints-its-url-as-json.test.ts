@@ -27,8 +27,10 @@ describe('`view --json` prints its first line as JSON, like every command under 
       })
     })
     const { url } = JSON.parse(firstLine) as { url: string }
-    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/$/)
-    expect(await (await fetch(url)).text()).toContain('a question')
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]{43}$/)
+    const granted = await fetch(url, { redirect: 'manual' })
+    const cookie = granted.headers.get('set-cookie')!.split(';')[0]!
+    expect(await (await fetch(new URL('/', url), { headers: { cookie } })).text()).toContain('a question')
     const exited = new Promise<NodeJS.Signals | number | null>((resolve) =>
       child.on('exit', (code, signal) => resolve(signal ?? code)),
     )

@@ -1,5 +1,4 @@
 import { appendFileSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs'
-import { request } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createRecorder, type Recorder } from '@sessiontape/recorder'
@@ -14,6 +13,7 @@ import {
   useBrowserTimeouts,
 } from './fixtures/browser.js'
 import { XSS_PAYLOADS } from './fixtures/hostile-events.js'
+import { originOf, statusOf, viewerCookie } from './fixtures/viewer-client.js'
 
 // Chromium is a real child process: timeouts raised for this file (a hang detector, see fixtures/browser.ts).
 useBrowserTimeouts()
@@ -35,23 +35,17 @@ describe('the viewer server', () => {
     const recorder = await recordedSession(dir, 2)
     const viewer = await startViewer(recorder.filePath, { port: 0 })
     try {
-      expect(viewer.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/$/)
-      const page = await fetch(viewer.url)
+      expect(viewer.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]{43}$/)
+      const origin = originOf(viewer)
+      const cookie = await viewerCookie(viewer.url)
+      const page = await fetch(`${origin}/`, { headers: { cookie } })
       expect(page.status).toBe(200)
       expect(page.headers.get('content-security-policy')).toMatch(/connect-src 'self'/)
       expect(await page.text()).toContain('question 1')
-      expect((await fetch(viewer.url, { method: 'POST', body: 'x' })).status).toBe(405)
+      expect((await fetch(`${origin}/`, { method: 'POST', body: 'x', headers: { cookie } })).status).toBe(405)
       // fetch() will not send another Host: node:http will, as a DNS-rebinding page's browser would.
-      const rebound = await new Promise<number>((resolve, reject) => {
-        request(viewer.url, { headers: { host: `evil.example:${viewer.port}` } }, (res) => {
-          res.resume()
-          resolve(res.statusCode ?? 0)
-        })
-          .on('error', reject)
-          .end()
-      })
-      expect(rebound).toBe(403)
-      expect((await fetch(`${viewer.url}../../etc/passwd`)).status).toBe(404)
+      expect(await statusOf(`${origin}/`, { host: `evil.example:${viewer.port}`, cookie })).toBe(403)
+      expect((await fetch(`${origin}/../../etc/passwd`, { headers: { cookie } })).status).toBe(404)
     } finally {
       await viewer.close()
       await recorder.close()
@@ -65,13 +59,15 @@ describe('the viewer server', () => {
     writeFileSync(join(dir, 'notes.txt'), 'not a session')
     const viewer = await startViewer(dir, { port: 0 })
     try {
-      const list = await (await fetch(viewer.url)).text()
+      const origin = originOf(viewer)
+      const headers = { cookie: await viewerCookie(viewer.url) }
+      const list = await (await fetch(`${origin}/`, { headers })).text()
       const name = readdirSync(dir).find((n) => n.endsWith('.jsonl'))!
       expect(list).toContain(`href="/s/${encodeURIComponent(name)}"`)
       expect(list).not.toContain('notes.txt')
-      expect((await fetch(`${viewer.url}s/${encodeURIComponent(name)}`)).status).toBe(200)
-      expect((await fetch(`${viewer.url}s/notes.txt`)).status).toBe(404)
-      expect((await fetch(`${viewer.url}s/${encodeURIComponent('../' + name)}`)).status).toBe(404)
+      expect((await fetch(`${origin}/s/${encodeURIComponent(name)}`, { headers })).status).toBe(200)
+      expect((await fetch(`${origin}/s/notes.txt`, { headers })).status).toBe(404)
+      expect((await fetch(`${origin}/s/${encodeURIComponent('../' + name)}`, { headers })).status).toBe(404)
     } finally {
       await viewer.close()
     }
@@ -94,7 +90,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the viewer in Chromium', () => {
     const dir = mkdtempSync(join(tmpdir(), 'st-view-live-'))
     const recorder = await recordedSession(dir, 3)
     viewer = await startViewer(recorder.filePath, { port: 0 })
-    const origin = viewer.url.slice(0, -1)
+    const origin = originOf(viewer)
     const watched = await watchedPage(browser, (u) => u.startsWith(origin))
     const { page } = watched
     await page.goto(viewer.url)

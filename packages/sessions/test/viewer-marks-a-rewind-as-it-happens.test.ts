@@ -15,6 +15,7 @@ import {
   watchedPage,
   useBrowserTimeouts,
 } from './fixtures/browser.js'
+import { originOf } from './fixtures/viewer-client.js'
 import { claudeLine, claudeTurns } from './fixtures/claude-chain.js'
 
 // Chromium is a real child process: timeouts raised for this file (a hang detector, see fixtures/browser.ts).
@@ -28,7 +29,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the viewer following a rewind', () => {
     const viewer = await startViewer(file, { port: 0 })
     const { browser, shots } = await launch()
     try {
-      const origin = viewer.url.slice(0, -1)
+      const origin = originOf(viewer)
       const watched = await watchedPage(browser, (u) => u.startsWith(origin))
       const { page } = watched
       await page.goto(viewer.url)

@@ -17,6 +17,7 @@ import {
   watchedPage,
   useBrowserTimeouts,
 } from './fixtures/browser.js'
+import { originOf, viewerCookie } from './fixtures/viewer-client.js'
 import { claudeTurns } from './fixtures/claude-chain.js'
 
 // Chromium is a real child process: timeouts raised for this file (a hang detector, see fixtures/browser.ts).
@@ -34,10 +35,14 @@ describe('a long session in the viewer', () => {
       turns: (message) => sent.push(message),
       branch: () => {},
       pending: () => {},
+      reset: () => {},
+      drained: () => undefined,
     })
     await session.update()
-    // In batches, in order, every turn once (the last one is still open: it is sent as it stands).
+    // In messages (the first of 50 turns), in order, every turn once (the last one is still open: it is
+    // sent as it stands).
     expect(sent.length).toBeGreaterThan(2)
+    expect(sent[0]!.turns.length).toBe(50)
     const all = sent.flatMap((m) => m.turns).map((turn) => turn.n)
     expect(all).toEqual(Array.from({ length: TURNS }, (_, i) => i + 1))
     expect(sent.every((m, i) => i === 0 || m.from === sent[i - 1]!.from + sent[i - 1]!.turns.length)).toBe(
@@ -62,11 +67,13 @@ describe('a long session in the viewer', () => {
       const viewer = await startViewer(file, { port: 0 })
       const { browser, shots } = await launch()
       try {
-        const html = await (await fetch(viewer.url)).text()
+        const html = await (
+          await fetch(`${originOf(viewer)}/`, { headers: { cookie: await viewerCookie(viewer.url) } })
+        ).text()
         expect(html).toContain('Question 0:')
         expect(html).not.toContain(`Question ${TURNS - 1}:`)
 
-        const origin = viewer.url.slice(0, -1)
+        const origin = originOf(viewer)
         const watched = await watchedPage(browser, (u) => u.startsWith(origin))
         const { page } = watched
         await page.goto(viewer.url)

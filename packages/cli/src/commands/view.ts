@@ -12,18 +12,24 @@ import {
 import { describeStatError } from '../targets.js'
 
 /**
- * Opens `url` in the desktop's browser, detached; a desktop without one is not an error (the URL is printed).
- * node:child_process is loaded here, not at import: a bundle hoists static imports of Node's modules to its
- * top, and every other command paid for it.
+ * Opens `file` (the viewer's launch file, which sends the browser to the page) in the desktop's browser,
+ * detached: `$BROWSER` when set (a program given the file's path, as xdg-open and Python's webbrowser read
+ * it), else the platform's opener. The page's URL is never an argument: every local user can read a
+ * process's command line (/proc/<pid>/cmdline), and the URL carries the launch's secret. A desktop without
+ * a browser is not an error (the URL is printed). node:child_process is loaded here, not at import: a bundle
+ * hoists static imports of Node's modules to its top, and every other command paid for it.
  */
-async function openBrowser(url: string): Promise<void> {
+async function openBrowser(file: string): Promise<void> {
   const { spawn } = await import('node:child_process')
+  const browser = process.env.BROWSER
   const [command, args] =
-    process.platform === 'darwin'
-      ? ['open', [url]]
-      : process.platform === 'win32'
-        ? ['cmd', ['/c', 'start', '', url]]
-        : ['xdg-open', [url]]
+    browser !== undefined && browser !== ''
+      ? [browser, [file]]
+      : process.platform === 'darwin'
+        ? ['open', [file]]
+        : process.platform === 'win32'
+          ? ['cmd', ['/c', 'start', '', file]]
+          : ['xdg-open', [file]]
   try {
     const child = spawn(command, args, { detached: true, stdio: 'ignore' })
     child.on('error', () => {
@@ -41,12 +47,17 @@ export const viewCommand: Command = {
   usage: 'view <file-or-dir> [--port <n>] [--no-open] [--format <f>]',
   description: `
 Serves the export's page on 127.0.0.1 (never another address) and prints its URL as the first line
-of stdout (with --json, that line is {"url": "…"}). Given a folder, it lists the sessions under it, newest first. A session's page comes with
-its first turns and gets the rest as the file is read, so a long session shows at once. The page
-follows the session live (only appended bytes are read): records appended to it appear within a
-second, without a reload; a rewind marks the abandoned turns as a side branch; a last line still
-being written shows as pending, never as an error. Lines over 16 MiB are skipped and counted as
-problems. Read-only: nothing is written anywhere. Runs until Ctrl-C.
+of stdout (with --json, that line is {"url": "…"}). The URL carries a secret made for this launch:
+every request needs it (then a cookie), so other users of the machine get 401; keep the URL to
+yourself. The browser is opened ($BROWSER, else the desktop's opener) on a private file that
+redirects to it, never with the URL on its command line. Given a folder, it lists the sessions
+under it (title, agent, dates, size), newest first. A session's page comes with its first turns and
+gets the rest as the file is read, so a long session shows at once. The page follows the session
+live (only appended bytes are read): records appended to it appear within a second, without a
+reload; a rewind marks the abandoned turns as a side branch; a last line still being written shows
+as pending, never as an error; a file cut shorter or replaced is shown again from its start, never
+mixed with the other. Lines over 16 MiB are skipped and counted as problems. Nothing is written but
+the private file the browser is opened on (removed at the end). Runs until Ctrl-C.
 `,
   options: [
     { name: 'port', short: 'p', value: '<n>', help: 'the port to listen on (default 0: a free one)' },
@@ -96,7 +107,7 @@ problems. Read-only: nothing is written anywhere. Runs until Ctrl-C.
     )
     // One line either way: a script reads the first line as soon as it arrives, and the server keeps running.
     io.out(values.json === true ? `${JSON.stringify({ url: viewer.url })}\n` : `${viewer.url}\n`)
-    if (values['no-open'] !== true) await openBrowser(viewer.url)
+    if (values['no-open'] !== true) await openBrowser(await viewer.launchFile())
     if (!io.signal.aborted)
       await new Promise<void>((resolve) =>
         io.signal.addEventListener('abort', () => resolve(), { once: true }),

@@ -2,14 +2,35 @@
  * Part of the page's script (see page-script.ts): a live page's event stream. The server first sends the
  * whole session in batches (the turns the page came with again first: an unchanged one is not rendered
  * again), then what changes: turns replaced or appended from an index, records whose branch mark flips,
- * and whether a line is being written.
+ * whether a line is being written, and `reset` when the file was found truncated or replaced: the page drops
+ * every turn it shows and says so, and the file's turns follow from the first.
  */
 export const SCRIPT_LIVE = String.raw`// ---- live follow ----
 function sameTurn(a, b) { return a !== undefined && JSON.stringify(a) === JSON.stringify(b); }
 function recordOf(id) { id = String(id); var hash = id.indexOf('#'); return hash < 0 ? id : id.slice(0, hash); }
+// Styled through the CSSOM (the page's policy allows no style attribute, and its stylesheet is not ours).
+var notice = el('div', 'notice', '');
+notice.hidden = true;
+notice.style.margin = '12px 0';
+notice.style.padding = '8px 12px';
+notice.style.border = '1px solid var(--line)';
+notice.style.borderRadius = '8px';
+main.insertBefore(notice, list);
+var RESET_REASONS = { truncated: 'The file was cut shorter', replaced: 'Another file was put in its place', rewritten: 'Its first lines were rewritten' };
 function follow(url) {
   status.textContent = 'connecting…';
   var source = new EventSource(url);
+  // Nothing of what the page showed is kept: the file's turns come again from the first.
+  source.addEventListener('reset', function (e) {
+    var msg = JSON.parse(e.data);
+    for (var k = 0; k < rendered; k++) list.removeChild(nodes[k]);
+    turns.length = 0; nodes.length = 0; haystacks.length = 0; rendered = 0;
+    matches = []; current = -1; count.textContent = '';
+    notice.textContent = (RESET_REASONS[msg.reason] || 'The file changed') + ': the session is shown again from its start.';
+    notice.hidden = false;
+    renderHeader();
+    renderUsage();
+  });
   source.addEventListener('turns', function (e) {
     var msg = JSON.parse(e.data);
     var atBottom = window.innerHeight + window.scrollY >= document.body.scrollHeight - 80;
@@ -59,6 +80,12 @@ function follow(url) {
   });
   source.addEventListener('pending', function (e) { pending.hidden = JSON.parse(e.data) !== true; });
   source.addEventListener('open', function () { status.textContent = 'live'; status.className = 'status live'; });
-  source.addEventListener('error', function () { status.textContent = 'reconnecting…'; status.className = 'status'; });
+  source.addEventListener('error', function () {
+    // CLOSED: the server refused the stream (too many pages follow sessions, or the page's secret is no
+    // longer valid): a reload tries again; otherwise the browser reconnects by itself.
+    var closed = source.readyState === 2;
+    status.textContent = closed ? 'not followed: reload to try again' : 'reconnecting…';
+    status.className = 'status';
+  });
 }
 `

@@ -1,114 +1,101 @@
 /**
  * `sessiontape view`: the export's page served on 127.0.0.1, live. A session's page holds its first
  * screenful of turns (read from the file's start, nothing more), so it paints at once whatever the
- * session's size; its EventSource (`…/events`) then gets the whole session in batches as it is read, and
- * after that every change: the server polls the file's size and mtime and reads only what was appended
- * (live-session.ts), sending the turns that changed, branch marks that moved, and whether the last line is
- * still being written. A directory gets a list of its sessions. Read-only: nothing is written anywhere.
- * Loopback only, and a request whose Host is not this server's loopback address is refused (a web page
- * cannot reach the viewer by DNS rebinding).
+ * session's size; its EventSource (`…/events`) then gets the whole session as it is read, and after that
+ * every change (live-session.ts, event-stream.ts). A directory gets a list of its sessions. Read-only:
+ * nothing is written but the private file a browser is opened on (launchFile).
+ *
+ * Who may ask: loopback only; a request whose Host is not this server's loopback address is refused (403: a
+ * web page cannot reach the viewer by DNS rebinding); and every request must carry this launch's secret, in
+ * its URL the first time, then in a cookie (access.ts); anything else gets 401, whichever local user asks.
  */
-import { stat } from 'node:fs/promises'
+import { mkdtemp, open, rm, stat } from 'node:fs/promises'
 import type { IncomingMessage, Server, ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { resolveFormat } from '@sessiontape/recorder/internal'
 import { contentSecurityPolicy } from '../export/html.js'
 import { pageHead, pageIsland, pageScript, pageTail } from '../export/html.js'
 import { pageMeta, turnBuilder } from '../export/render.js'
 import type { Turn } from '../export/turns.js'
+import { escapeHtml } from '../export/text-safety.js'
 import { streamConversation } from '../stream-conversation.js'
-import { escapeHtml, jsonIsland } from '../export/text-safety.js'
-import { PAGE_STYLE } from '../export/page-style.js'
-import { checkViewerOptions, type CheckedViewerOptions, type ViewerOptions } from './options.js'
-import { LiveSession } from './live-session.js'
 import { CATALOG_MAX_LINE_BYTES } from '../catalog/read-events.js'
-import { sessionFiles } from './session-files.js'
-import { createHash } from 'node:crypto'
+import { AccessGate } from './access.js'
+import { EventStreams, SECURITY_HEADERS } from './event-stream.js'
+import { FollowedFile } from './followed-file.js'
+import { listPage, listPolicy } from './list-page.js'
+import { checkViewerOptions, type CheckedViewerOptions, type ViewerOptions } from './options.js'
+import { SessionDetailsCache, sessionFiles } from './session-files.js'
 
 export interface Viewer {
-  /** `http://127.0.0.1:<port>/` */
+  /**
+   * `http://127.0.0.1:<port>/?token=<secret>`: the page, with this launch's secret. Whoever has it can read
+   * the sessions served: give it only to the user who started the viewer (print it, or open a browser on
+   * {@link Viewer.launchFile}, never with the URL on a command line, which every local user can read).
+   */
   readonly url: string
   readonly port: number
-  /** Stops listening and ends every live page's stream. */
+  /**
+   * Writes an HTML file that sends a browser to {@link Viewer.url}: mode 0600 in a directory of its own
+   * (0700) under the system's temporary directory. Open a browser on its path; close() removes it.
+   */
+  launchFile(): Promise<string>
+  /** Stops listening, ends every live page's stream and removes the launch file. */
   close(): Promise<void>
 }
-
-/** A comment line every so often keeps proxies and the browser from timing the stream out. */
-const HEARTBEAT_MS = 15_000
 
 /** Turns a page comes with: more than a tall screen shows; the rest follows over its event stream. */
 const FIRST_SCREEN_TURNS = 50
 
-/**
- * Bytes a page's event stream may leave unread before the server gives up on it (the page reconnects and
- * starts over): a page that stops reading must not make the server hold the session.
- */
-const MAX_UNREAD_BYTES = 64 * 1024 * 1024
-
-/** The first turns of a session, read from its start (the file is closed once they are built). */
+/** The first turns of a session, read from its start, and the tag of the file they were read from. */
 async function firstTurns(
-  file: string,
+  path: string,
   options: CheckedViewerOptions,
-): Promise<{ turns: Turn[]; meta: Record<string, unknown> }> {
-  const builder = turnBuilder({ activeOnly: false })
-  const turns: Turn[] = []
-  for await (const event of streamConversation(file, {
-    format: options.format,
-    maxLineBytes: CATALOG_MAX_LINE_BYTES,
-    // Problems are counted by the event stream, which reads the whole file.
-    onProblem: () => {},
-  })) {
-    const done = builder.push(event)
-    if (done !== undefined) turns.push(done)
-    if (turns.length >= FIRST_SCREEN_TURNS) break
+): Promise<{ turns: Turn[]; meta: Record<string, unknown>; tag: string }> {
+  const file = await FollowedFile.open(path)
+  try {
+    const format = await resolveFormat(path, options.format)
+    const builder = turnBuilder({ activeOnly: false })
+    const turns: Turn[] = []
+    // Through the held descriptor (a compressed file by its name, which says it is one): the page's turns
+    // and its tag are of the same file.
+    for await (const event of streamConversation(path.endsWith('.zst') ? path : file.readPath, {
+      format,
+      maxLineBytes: CATALOG_MAX_LINE_BYTES,
+      // Problems are counted by the event stream, which reads the whole file.
+      onProblem: () => {},
+    })) {
+      const done = builder.push(event)
+      if (done !== undefined) turns.push(done)
+      if (turns.length >= FIRST_SCREEN_TURNS) break
+    }
+    if (turns.length < FIRST_SCREEN_TURNS) {
+      const last = builder.finish()
+      if (last !== undefined) turns.push(last)
+    }
+    return { turns, meta: pageMeta(builder.facts, builder.total, { file: path }), tag: file.tag }
+  } finally {
+    await file.close()
   }
-  if (turns.length < FIRST_SCREEN_TURNS) {
-    const last = builder.finish()
-    if (last !== undefined) turns.push(last)
-  }
-  return { turns, meta: pageMeta(builder.facts, builder.total, { file }) }
 }
 
-const SECURITY_HEADERS = {
-  'X-Content-Type-Options': 'nosniff',
-  'Referrer-Policy': 'no-referrer',
-  'Cache-Control': 'no-store',
-  'Cross-Origin-Opener-Policy': 'same-origin',
-  'Cross-Origin-Resource-Policy': 'same-origin',
-  'X-Frame-Options': 'DENY',
-} as const
-
-function send(res: ServerResponse, status: number, type: string, body: string, csp?: string): void {
+function send(
+  res: ServerResponse,
+  status: number,
+  body: string,
+  headers: Record<string, string> = {},
+  type = 'text/plain; charset=utf-8',
+): void {
   res.writeHead(status, {
     'Content-Type': type,
     'Content-Length': Buffer.byteLength(body),
     ...SECURITY_HEADERS,
-    'Content-Security-Policy': `${csp ?? "default-src 'none'"}; frame-ancestors 'none'`,
+    'Content-Security-Policy': "default-src 'none'; frame-ancestors 'none'",
+    ...headers,
   })
   res.end(body)
-}
-
-/** The session list's stylesheet: the page's, plus the list. */
-const LIST_STYLE =
-  PAGE_STYLE +
-  'ul.list{list-style:none;padding:0}ul.list li{margin:8px 0;padding:10px 12px;background:var(--card);border:1px solid var(--line);border-radius:10px}ul.list a{color:var(--accent);font-weight:600;overflow-wrap:anywhere}ul.list small{display:block;color:var(--muted)}'
-
-function listPage(dir: string, files: readonly { key: string; size: number; mtimeMs: number }[]): string {
-  const rows = files
-    .map(
-      (f) =>
-        `<li><a href="/s/${escapeHtml(encodeURIComponent(f.key))}">${escapeHtml(f.key)}</a><small>${escapeHtml(new Date(f.mtimeMs).toISOString().replace('T', ' ').slice(0, 19))} UTC · ${escapeHtml(new Intl.NumberFormat('en-US').format(f.size))} bytes</small></li>`,
-    )
-    .join('\n')
-  return (
-    '<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">' +
-    `<title>Sessions · sessiontape</title><style>${LIST_STYLE}</style></head><body><main><header class="top"><h1>Sessions in ${escapeHtml(dir)}</h1>` +
-    `<div class="facts"><span>${files.length} transcript${files.length === 1 ? '' : 's'}, newest first</span></div></header>` +
-    `<ul class="list">${rows}</ul></main></body></html>\n`
-  )
-}
-
-function listPolicy(): string {
-  return `default-src 'none'; style-src 'sha256-${createHash('sha256').update(LIST_STYLE).digest('base64')}'; img-src 'none'; base-uri 'none'; form-action 'none'`
 }
 
 interface Target {
@@ -131,8 +118,10 @@ export async function startViewer(target: string, options: ViewerOptions = {}): 
   const isDir = info.isDirectory()
   if (!isDir && !info.isFile())
     throw new TypeError(`Expected \`target\` to be a file or a directory: ${target}`)
-  const streams = new Set<ServerResponse>()
+  const streams = new EventStreams()
+  const details = new SessionDetailsCache(checked.format)
   let port = 0
+  const gate = new AccessGate()
 
   const resolveTarget = async (path: string): Promise<Target | undefined> => {
     if (!isDir) return path === '/' || path === '/events' ? { file: target, base: '' } : undefined
@@ -152,35 +141,58 @@ export async function startViewer(target: string, options: ViewerOptions = {}): 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const host = req.headers.host ?? ''
     if (host !== `127.0.0.1:${port}` && host !== `localhost:${port}`) {
+      send(res, 403, 'Forbidden: this viewer answers only on its loopback address.\n')
+      return
+    }
+    const url = new URL(req.url ?? '/', `http://${host}`)
+    const access = gate.check(url, req.headers.cookie)
+    if (access.kind === 'denied') {
       send(
         res,
-        403,
-        'text/plain; charset=utf-8',
-        'Forbidden: this viewer answers only on its loopback address.\n',
+        401,
+        'Unauthorized: open the link `sessiontape view` printed when it started (it carries a secret of that launch).\n',
       )
       return
     }
     if (req.method !== 'GET' && req.method !== 'HEAD') {
-      res.setHeader('Allow', 'GET, HEAD')
-      send(res, 405, 'text/plain; charset=utf-8', 'Read-only.\n')
+      send(res, 405, 'Read-only.\n', { Allow: 'GET, HEAD' })
       return
     }
-    const url = new URL(req.url ?? '/', `http://${host}`)
+    if (access.kind === 'grant') {
+      send(res, 303, `See ${access.location}\n`, {
+        'Set-Cookie': gate.setCookie(),
+        Location: access.location,
+      })
+      return
+    }
     if (isDir && url.pathname === '/') {
-      send(res, 200, 'text/html; charset=utf-8', listPage(target, await sessionFiles(target)), listPolicy())
+      const files = await sessionFiles(target)
+      const body = listPage(target, files, await details.detailsOf(files))
+      send(
+        res,
+        200,
+        body,
+        { 'Content-Security-Policy': `${listPolicy()}; frame-ancestors 'none'` },
+        'text/html; charset=utf-8',
+      )
       return
     }
     const found = await resolveTarget(url.pathname)
     if (found === undefined) {
-      send(res, 404, 'text/plain; charset=utf-8', 'Not found.\n')
+      send(res, 404, 'Not found.\n')
       return
     }
     if (url.pathname.endsWith('/events')) {
-      follow(found, req, res, checked)
+      const tag = url.searchParams.get('at') ?? undefined
+      if (!streams.follow(found.file, tag, req, res, checked)) {
+        send(res, 503, 'Too many pages follow sessions on this viewer; close one and reload.\n', {
+          'Retry-After': '5',
+        })
+      }
       return
     }
     // The first screenful only, at once: the event stream brings the rest as it is read.
-    const { turns, meta } = await firstTurns(found.file, checked)
+    const { turns, meta, tag } = await firstTurns(found.file, checked)
     res.writeHead(200, {
       'Content-Type': 'text/html; charset=utf-8',
       ...SECURITY_HEADERS,
@@ -190,79 +202,15 @@ export async function startViewer(target: string, options: ViewerOptions = {}): 
       pageHead({ title: 'Session · sessiontape', live: true }) +
         pageIsland(turns) +
         pageScript() +
-        pageTail({ ...meta, live: `${found.base}/events` }),
+        pageTail({ ...meta, live: `${found.base}/events?at=${encodeURIComponent(tag)}` }),
     )
-  }
-
-  const follow = (
-    found: Target,
-    req: IncomingMessage,
-    res: ServerResponse,
-    opts: CheckedViewerOptions,
-  ): void => {
-    res.writeHead(200, {
-      'Content-Type': 'text/event-stream; charset=utf-8',
-      ...SECURITY_HEADERS,
-      Connection: 'keep-alive',
-    })
-    streams.add(res)
-    const reading = new AbortController()
-    let lastSize = -1
-    let lastMtime = -1
-    let busy = false
-    let closed = false
-    const event = (name: string, data: unknown): void => {
-      if (closed) return
-      res.write(`event: ${name}\ndata: ${jsonIsland(data)}\n\n`)
-      if (res.writableLength > MAX_UNREAD_BYTES) res.destroy()
-    }
-    const session = new LiveSession(found.file, opts.format, {
-      turns: (message) => event('turns', message),
-      branch: (message) => event('branch', message),
-      pending: (pending) => event('pending', pending),
-    })
-    const check = async (): Promise<void> => {
-      if (busy || closed) return
-      busy = true
-      try {
-        const info = await stat(found.file)
-        if (info.size === lastSize && info.mtimeMs === lastMtime) return
-        lastSize = info.size
-        lastMtime = info.mtimeMs
-        await session.update(reading.signal)
-      } catch {
-        // The file is being replaced or briefly unreadable, or the page went away: the next poll tries again
-        // (a closed stream has no next poll).
-        lastSize = -1
-      } finally {
-        busy = false
-      }
-    }
-    // Polling, not fs.watch: it sees appends on every file system (network mounts included) and stops cleanly.
-    const timer = setInterval(() => void check(), opts.pollMs)
-    const heartbeat = setInterval(() => {
-      if (!closed) res.write(': ping\n\n')
-    }, HEARTBEAT_MS)
-    void check()
-    const stop = (): void => {
-      closed = true
-      reading.abort()
-      clearInterval(timer)
-      clearInterval(heartbeat)
-      streams.delete(res)
-    }
-    req.on('close', stop)
-    res.on('close', stop)
   }
 
   const server: Server = createServer((req, res) => {
     handle(req, res).catch((error: unknown) => {
       if (!res.headersSent) {
-        const message =
-          error instanceof Error && 'code' in error && error.code === 'ENOENT'
-            ? 'Not found.\n'
-            : 'The session could not be read.\n'
-        send(res, message.startsWith('Not') ? 404 : 500, 'text/plain; charset=utf-8', message)
+        const gone = error instanceof Error && 'code' in error && error.code === 'ENOENT'
+        send(res, gone ? 404 : 500, gone ? 'Not found.\n' : 'The session could not be read.\n')
       } else res.destroy()
     })
   })
@@ -274,13 +222,35 @@ export async function startViewer(target: string, options: ViewerOptions = {}): 
     })
   })
   port = (server.address() as AddressInfo).port
+  gate.listening(port)
+  const url = `http://127.0.0.1:${port}${gate.withToken('/')}`
+  let launchDir: string | undefined
   return {
-    url: `http://127.0.0.1:${port}/`,
+    url,
     port,
+    launchFile: async () => {
+      // mkdtemp makes the directory 0700; the file is created 0600 and never existed before (wx).
+      launchDir ??= await mkdtemp(join(tmpdir(), 'sessiontape-view-'))
+      const file = join(launchDir, `open-${port}.html`)
+      const handle = await open(file, 'wx', 0o600)
+      try {
+        const href = escapeHtml(url)
+        await handle.writeFile(
+          '<!doctype html>\n<html lang="en"><head><meta charset="utf-8">' +
+            `<meta http-equiv="Content-Security-Policy" content="default-src 'none'">` +
+            `<meta name="referrer" content="no-referrer"><meta http-equiv="refresh" content="0; url=${href}">` +
+            `<title>sessiontape view</title></head><body><p><a href="${href}">Open the session viewer</a></p></body></html>\n`,
+        )
+      } finally {
+        await handle.close()
+      }
+      return file
+    },
     close: async () => {
-      for (const res of streams) res.end()
+      streams.endAll()
       server.closeAllConnections()
       await new Promise<void>((resolve) => server.close(() => resolve()))
+      if (launchDir !== undefined) await rm(launchDir, { recursive: true, force: true })
     },
   }
 }
