@@ -1,11 +1,11 @@
 import type { Writable } from 'node:stream'
 import type { Clock } from './clock.js'
 import type { ShutdownSignal } from './exit-codes.js'
+import type { CleanupPhase } from './phase.js'
 import type { ShutdownReport } from './report.js'
 import type { ShutdownReason } from './reason.js'
 
-/** Cleanups run phase by phase: every `'first'`, then every `'normal'`, then every `'last'`. */
-export type CleanupPhase = 'first' | 'normal' | 'last'
+export type { CleanupPhase } from './phase.js'
 
 /** What each cleanup receives. */
 export interface CleanupContext {

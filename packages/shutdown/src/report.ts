@@ -1,4 +1,4 @@
-import type { CleanupPhase } from './options.js'
+import type { CleanupPhase } from './phase.js'
 import type { ShutdownReason } from './reason.js'
 
 /**

@@ -1,11 +1,11 @@
 import type { Writable } from 'node:stream'
-import { inspect } from 'node:util'
 import { CleanupPass, type PassResult } from './cleanup-pass.js'
 import { armTimer, type Clock } from './clock.js'
 import { drainStream } from './drain.js'
 import { watchEpipe } from './epipe.js'
 import { ShutdownForcedError } from './errors.js'
-import { currentExitCode, EXIT_CODE_FATAL, exitCodeForSignal, type ShutdownSignal } from './exit-codes.js'
+import { currentExitCode, type ShutdownSignal } from './exit-codes.js'
+import { ExitTriggers } from './exit-triggers.js'
 import { ListenerBag } from './listener-bag.js'
 import type {
   CleanupFunction,
@@ -26,29 +26,21 @@ import { ReportChannel } from './report-channel.js'
 import type { ShutdownReport } from './report.js'
 import {
   CLEANUP_OPTIONS,
-  DEFAULT_DUPLICATE_WINDOW_MS,
   PHASES,
   resolveShutdownOptions,
-  SIGNAL_OPTIONS,
   TIMEOUT_OPTIONS,
   WINDOWS_CONSOLE_CLOSE_BUDGET_MS,
 } from './shutdown-settings.js'
-import { SignalGate } from './signal-gate.js'
 import {
-  assertDuration,
   assertExitCode,
   assertFunction,
   assertOneOf,
   assertOptionalFunction,
   assertOptions,
-  assertSignal,
-  assertSignals,
   assertString,
   assertTimeout,
   assertWritable,
 } from './validate.js'
-
-type FatalOrigin = 'uncaughtException' | 'unhandledRejection'
 
 /** Creates an isolated shutdown coordinator. The module-level functions use one default instance. */
 export function createShutdown(options?: ShutdownOptions): Shutdown {
@@ -69,9 +61,8 @@ export class Shutdown {
   // The report, once per exit, and notes on stderr.
   readonly #out: ReportChannel
   readonly #registry = new CleanupRegistry()
-  readonly #signalGate = new SignalGate(DEFAULT_DUPLICATE_WINDOW_MS)
-  readonly #signalListeners: ListenerBag
-  readonly #fatalListeners: ListenerBag
+  // Signals and fatal errors: what starts an exit from outside the program's own code.
+  readonly #triggers: ExitTriggers
   // 'beforeExit' while a pass runs: the loop emptied, so the cleanup in flight can never settle.
   readonly #stallListener: ListenerBag
   // The current cleanup pass: every caller shares it, so each cleanup runs at most once.
@@ -81,7 +72,6 @@ export class Shutdown {
   #exit:
     { code: number; readonly reason: ShutdownReason; readonly promise: Promise<ShutdownReport> } | undefined
   readonly #laterReasons: ShutdownReason[] = []
-  #secondSignal: 'force' | 'ignore' = 'force'
 
   constructor(options: ShutdownOptions = {}) {
     const settings = resolveShutdownOptions(options)
@@ -100,8 +90,16 @@ export class Shutdown {
       onExitCall: this.#onExitCall,
       writeStderr: (text) => this.#out.writeStderr(text),
     })
-    this.#signalListeners = new ListenerBag(this.#process)
-    this.#fatalListeners = new ListenerBag(this.#process)
+    const exits = (): Shutdown => this
+    this.#triggers = new ExitTriggers(this.#process, this.#clock, {
+      begin: (reason, code) => void this.#beginExit(reason, code, undefined),
+      get underway() {
+        return exits().#exit !== undefined
+      },
+      recordLater: (reason) => void this.#laterReasons.push(reason),
+      force: (signal) => this.#forceExit(signal),
+      writeStderr: (text) => this.#out.writeStderr(text),
+    })
     this.#stallListener = new ListenerBag(this.#process)
   }
 
@@ -175,21 +173,7 @@ export class Shutdown {
    * 128 + the signal's number. Calling it again replaces the previous installation. Returns the uninstaller.
    */
   installSignalHandlers(options: SignalHandlerOptions = {}): () => void {
-    assertOptions('options', options)
-    assertKnownKeys('installSignalHandlers(options)', options, SIGNAL_OPTIONS, FOREIGN.signals)
-    const signals =
-      options.signals === undefined ? this.#defaultSignals() : assertSignals('signals', options.signals)
-    this.#signalGate.windowMs = assertDuration(
-      'duplicateWindowMs',
-      options.duplicateWindowMs ?? DEFAULT_DUPLICATE_WINDOW_MS,
-    )
-    this.#secondSignal = assertOneOf('secondSignal', options.secondSignal ?? 'force', [
-      'force',
-      'ignore',
-    ] as const)
-    this.#signalListeners.removeAll()
-    for (const signal of new Set(signals)) this.#signalListeners.add(signal, () => this.#onSignal(signal))
-    return () => this.#signalListeners.removeAll()
+    return this.#triggers.installSignalHandlers(options)
   }
 
   /**
@@ -197,7 +181,7 @@ export class Shutdown {
    * Same rules as a real signal: exit code, de-duplication, a genuine second trigger forces the exit.
    */
   triggerShutdown(signal: ShutdownSignal = 'SIGINT'): void {
-    this.#onSignal(assertSignal('signal', signal))
+    this.#triggers.trigger(signal)
   }
 
   /**
@@ -224,38 +208,7 @@ export class Shutdown {
    * Returns the uninstaller.
    */
   installFatalHandlers(options: FatalHandlerOptions = {}): () => void {
-    assertOptions('options', options)
-    assertKnownKeys('installFatalHandlers(options)', options, ['onFatal'])
-    const onFatal = assertOptionalFunction('onFatal', options.onFatal) ?? this.#printFatal
-    this.#fatalListeners.removeAll()
-    const handle = (error: unknown, origin: FatalOrigin): void => {
-      try {
-        onFatal(error, origin)
-      } catch (hookError) {
-        this.#out.writeStderr(`onFatal threw: ${inspect(hookError)}\n`)
-      }
-      void this.#beginExit({ type: 'fatal', origin, error }, EXIT_CODE_FATAL, undefined)
-    }
-    this.#fatalListeners.add('uncaughtException', (error: unknown) => handle(error, 'uncaughtException'))
-    this.#fatalListeners.add('unhandledRejection', (reason: unknown) => handle(reason, 'unhandledRejection'))
-    return () => this.#fatalListeners.removeAll()
-  }
-
-  #defaultSignals(): ShutdownSignal[] {
-    const signals: ShutdownSignal[] = ['SIGINT', 'SIGTERM', 'SIGHUP']
-    if (this.#process.platform === 'win32') signals.push('SIGBREAK')
-    return signals
-  }
-
-  #onSignal(signal: ShutdownSignal): void {
-    const verdict = this.#signalGate.classify(signal, this.#clock.now())
-    if (verdict === 'duplicate') return
-    if (this.#exit === undefined) {
-      void this.#beginExit({ type: 'signal', signal }, exitCodeForSignal(signal), undefined)
-      return
-    }
-    this.#laterReasons.push({ type: 'signal', signal })
-    if (verdict === 'repeat' && this.#secondSignal === 'force') this.#forceExit(signal)
+    return this.#triggers.installFatalHandlers(options)
   }
 
   #beginExit(reason: ShutdownReason, code: number, timeoutMs: number | undefined): Promise<ShutdownReport> {
@@ -386,14 +339,9 @@ export class Shutdown {
   #finish(code: number): void {
     if (this.#processExit.exited) return
     // Hand signals back to Node's defaults (and stop trapping errors) before leaving.
-    this.#signalListeners.removeAll()
-    this.#fatalListeners.removeAll()
+    this.#triggers.removeAll()
     this.#stallListener.removeAll()
     const reason = this.#exit?.reason
     this.#processExit.exit(code, reason?.type === 'signal' ? reason.signal : undefined)
-  }
-
-  readonly #printFatal = (error: unknown, origin: FatalOrigin): void => {
-    this.#out.writeStderr(`${origin}: ${inspect(error)}\n`)
   }
 }
