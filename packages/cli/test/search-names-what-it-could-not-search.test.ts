@@ -104,6 +104,24 @@ describe('search names what it could not search, and then exits 2', () => {
     })
   })
 
+  it.skipIf(!canTest)('a directory it may not read: named with EACCES, exit 2', async () => {
+    await withTemp(async (root) => {
+      const { projects, secret, cacheDir } = await tree(root, true)
+      const closed = path.join(projects, '-home-dev-closed')
+      await mkdir(closed, { mode: 0o700 })
+      await writeFile(path.join(closed, 'cccccccc-0000-4000-8000-000000000001.jsonl'), 'x\n')
+      if (!isRoot) await chmod(closed, 0o000)
+      const json = await searchAs(cacheDir, 'search', TOKEN, projects, '--json')
+      expect(json.code).toBe(2)
+      const { unsearched } = JSON.parse(json.stdout) as Json
+      expect(unsearched.map((u) => [u.file, u.code])).toEqual([
+        [closed, 'EACCES'],
+        [secret, 'EACCES'],
+      ])
+      if (!isRoot) await chmod(closed, 0o700)
+    })
+  })
+
   it('a 17 MB line holding the word is searched in chunks: found, cold and warm; named under --role', async () => {
     await withTemp(async (root) => {
       const project = path.join(root, 'projects', '-home-dev-app')

@@ -1,7 +1,7 @@
 import path from 'node:path'
 import { TrigramCollector } from '../search/trigram-filter.js'
 import { CatalogStore, shardOf, type CachedEntry } from './cache-store.js'
-import { findTranscripts, type FoundFile, type WalkMode } from './discover.js'
+import { findTranscripts, type FoundFile, type SkippedDir, type WalkMode } from './discover.js'
 import { inBatches } from './in-batches.js'
 import { keyAll, type FileKey } from './file-key.js'
 import { refreshFile, statOf, type RefreshStats } from './refresh-file.js'
@@ -11,6 +11,8 @@ export type { RefreshStats } from './refresh-file.js'
 /** A refreshed catalog: every file found, each entry current with its file. */
 export interface RefreshedCatalog {
   readonly entries: readonly CachedEntry[]
+  /** Directories the walk could not read (EACCES), or where its bounds stopped it: sessions may be there. */
+  readonly skipped: readonly SkippedDir[]
   readonly stats: RefreshStats
 }
 
@@ -59,8 +61,9 @@ export async function refreshCatalog(
   const store = new CatalogStore(options.cacheDir, blocking)
   if (store.refused !== undefined) options.onCacheError?.(store.refused)
   const found = new Map<string, FoundFile>()
+  const skipped: SkippedDir[] = []
   for (const dir of dirs) {
-    for (const file of await findTranscripts(dir, options.walk, blocking))
+    for (const file of await findTranscripts(dir, options.walk, blocking, skipped))
       if (!found.has(file.file)) found.set(file.file, file)
   }
   // The files in the walk's order, and everything known of each by its position in it (arrays rather than
@@ -186,7 +189,7 @@ export async function refreshCatalog(
       options.onCacheError?.(error)
     }
   })
-  return { entries, stats }
+  return { entries, skipped, stats }
 }
 
 function isFresh(old: CachedEntry | undefined, info: FileKey | undefined, withFilter: boolean): boolean {

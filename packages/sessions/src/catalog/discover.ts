@@ -19,6 +19,13 @@ export interface FoundFile {
  */
 export type WalkMode = 'shallow' | 'deep'
 
+/** A directory the walk could not read (not a missing one: that is the common case), or a bound it met. */
+export interface SkippedDir {
+  readonly dir: string
+  /** The error's code (`EACCES`), or `ERR_WALK_BOUND` when the walk's bounds stopped it. */
+  readonly code: string
+}
+
 /** Levels below a listed directory that `deep` looks at: Codex's `sessions/YYYY/MM/DD` needs 3. */
 const MAX_DEPTH = 5
 /** Directories read per walk: bounds a walk pointed at a huge tree (`/`, a home directory). */
@@ -55,10 +62,15 @@ export function isCompressedName(file: string): boolean {
  * subagents, directly or in `subagents/`). Dot-directories (`.sessiontape` sidecars) are skipped. Read only;
  * a directory that cannot be read is skipped (a missing agent directory is the common case).
  */
-export async function findTranscripts(dir: string, mode: WalkMode, blocking = false): Promise<FoundFile[]> {
+export async function findTranscripts(
+  dir: string,
+  mode: WalkMode,
+  blocking = false,
+  skipped: SkippedDir[] = [],
+): Promise<FoundFile[]> {
   const found: FoundFile[] = []
-  // What is left of the walk's bound, and how it reads directories.
-  const walk = { directories: MAX_DIRECTORIES, blocking }
+  // What is left of the walk's bound, how it reads directories, and where it tells what it could not read.
+  const walk = { directories: MAX_DIRECTORIES, blocking, skipped }
   // Directories of one level are read a few at a time: a walk of 100 project directories was 100 round
   // trips to the thread pool, one after the other. (Past a bound, which files are kept then depends on
   // which reads finish first; far past any real history.)
@@ -86,14 +98,21 @@ export async function findTranscripts(dir: string, mode: WalkMode, blocking = fa
       level = next
     }
   }
+  if (walk.directories < 0 || found.length >= MAX_FILES) skipped.push({ dir, code: 'ERR_WALK_BOUND' })
   return found.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0))
+}
+
+/** Missing (an agent not installed, a file where a directory was looked for): nothing was there to read. */
+function isAbsence(error: unknown): boolean {
+  const code = (error as NodeJS.ErrnoException).code
+  return code === 'ENOENT' || code === 'ENOTDIR'
 }
 
 /** Reads one directory: its transcripts (and their subagent directories) go to `found`. */
 async function walkOne(
   dir: string,
   found: FoundFile[],
-  walk: { directories: number; readonly blocking: boolean },
+  walk: { directories: number; readonly blocking: boolean; readonly skipped: SkippedDir[] },
 ): Promise<{ transcripts: number; subdirectories: string[]; hasChats: boolean }> {
   if (walk.directories-- <= 0) return { transcripts: 0, subdirectories: [], hasChats: false }
   let entries: Dirent[]
@@ -101,8 +120,10 @@ async function walkOne(
     entries = walk.blocking
       ? readdirSync(dir, { withFileTypes: true })
       : await readdir(dir, { withFileTypes: true })
-  } catch {
-    // Missing or unreadable: an agent that is not installed, or a directory we may not read.
+  } catch (error) {
+    // Missing: an agent that is not installed. Unreadable (EACCES): told, sessions may be in it.
+    if (!isAbsence(error))
+      walk.skipped.push({ dir, code: (error as NodeJS.ErrnoException).code ?? 'ERR_READ' })
     return { transcripts: 0, subdirectories: [], hasChats: false }
   }
   // `prefix + name` is `path.join(dir, name)` for a name readdir returns (no separator, never `.` or `..`),
@@ -129,20 +150,32 @@ async function walkOne(
   for (const entry of entries) {
     if (!entry.isDirectory() || entry.name.startsWith('.')) continue
     const parent = sessions.get(entry.name)
-    if (parent !== undefined) await subagentsOf(path.join(dir, entry.name), parent, found)
+    if (parent !== undefined) await subagentsOf(path.join(dir, entry.name), parent, found, walk.skipped)
     else subdirectories.push(entry.name)
   }
   return { transcripts, subdirectories, hasChats }
 }
 
-async function subagentsOf(dir: string, parent: string, found: FoundFile[]): Promise<void> {
-  const own = await readdir(dir, { withFileTypes: true }).catch(() => [] as Dirent[])
+async function subagentsOf(
+  dir: string,
+  parent: string,
+  found: FoundFile[],
+  skipped: SkippedDir[],
+): Promise<void> {
+  const unread = (at: string) => (error: unknown) => {
+    if (!isAbsence(error))
+      skipped.push({ dir: at, code: (error as NodeJS.ErrnoException).code ?? 'ERR_READ' })
+    return [] as Dirent[]
+  }
+  const own = await readdir(dir, { withFileTypes: true }).catch(unread(dir))
   // `subagents/` is read only when the session's directory has one (a failed read costs an error with its
   // stack); its transcripts come first, as before.
   const inner = own.some(
     (entry) => entry.name === 'subagents' && (entry.isDirectory() || entry.isSymbolicLink()),
   )
-    ? await readdir(path.join(dir, 'subagents'), { withFileTypes: true }).catch(() => [] as Dirent[])
+    ? await readdir(path.join(dir, 'subagents'), { withFileTypes: true }).catch(
+        unread(path.join(dir, 'subagents')),
+      )
     : []
   let kept = 0
   for (const [at, entries] of [

@@ -58,7 +58,7 @@ export async function searchSessions(query: string, options: SearchOptions = {})
   const where = checkCatalogOptions(bag)
   const filters = checkFilters(bag)
   const columns = queryColumns(parsed.keys)
-  const { entries } = await refreshCatalog(where.dirs, {
+  const { entries, skipped } = await refreshCatalog(where.dirs, {
     cacheDir: where.cacheDir,
     walk: where.walk,
     blocking: where.blocking,
@@ -75,7 +75,14 @@ export async function searchSessions(query: string, options: SearchOptions = {})
   // entries are not sorted to read 8 of them; sorting is stable, so the files read and their order are the
   // same as sorting all of them first).
   let searched = 0
-  const unsearched: Unsearched[] = []
+  const unsearched: Unsearched[] = skipped.map(({ dir, code }) => ({
+    file: dir,
+    code,
+    reason:
+      code === 'ERR_WALK_BOUND'
+        ? 'the walk stopped at its bound on directories or files below it'
+        : `a directory that could not be read (${code})`,
+  }))
   const candidates: { entry: CachedEntry; parent: CachedEntry | undefined; updated: number }[] = []
   for (const entry of entries) {
     if (entry.note !== undefined) {
