@@ -4,6 +4,7 @@ import { DirProbe } from './find-in-dir.js'
 import { NO_THROW, THROW, type FsAdapter, type FsStatsLike } from './fs-adapter.js'
 import { parseInvalidate, parseWithin, resolveCacheOptions } from './resolve-options.js'
 import { isMissing } from './is-missing.js'
+import { LookupFlights } from './lookup-flights.js'
 import type { InvalidateOptions, IsPathWithinOptions, PathCacheOptions } from './options.js'
 import { normalizeForMatch, toKey } from './path-match.js'
 import { RESET_FOR_TEST, register, type Resettable } from './registry.js'
@@ -27,10 +28,6 @@ export interface PathCacheStats {
   readonly size: number
 }
 
-interface Flight<V> {
-  readonly promise: Promise<V>
-}
-
 /**
  * A positive-only, bounded path cache with in-flight sharing, safe to invalidate mid-flight.
  * Create one with {@link createPathCache}.
@@ -40,17 +37,10 @@ export class PathCache implements Resettable {
   readonly #store: Store
   readonly #probe: DirProbe
   readonly #dirs: DirMemo
-  readonly #flights: { readonly [K in Kind]: Map<string, Flight<ValueOf<K>>> } = {
-    stat: new Map(),
-    lstat: new Map(),
-    realpath: new Map(),
-  }
-  // Bumped by every invalidate()/clear(): a lookup started under an older epoch may describe the
-  // file system before the change, so its callers get their answer but the store does not.
-  #epoch = 0
+  // The async lookups in flight (shared by identical calls) and the epoch that invalidation bumps.
+  readonly #flights: LookupFlights
   #hits = 0
   #misses = 0
-  #joins = 0
   #invalidations = 0
   // The file-system calls of the isPathWithin walk, built once: a closure per check costs more than a hit.
   readonly #within: { readonly [mode in 'cached' | 'verify']: BoundaryFs<Promise<string>> } = {
@@ -66,6 +56,7 @@ export class PathCache implements Resettable {
     const { max, ttlMs, fs, now } = resolveCacheOptions(options)
     this.#fs = fs
     this.#store = new Store(max, ttlMs, now)
+    this.#flights = new LookupFlights(this.#store)
     this.#probe = new DirProbe(this.#fs, max)
     this.#dirs = new DirMemo(this.#fs, max)
     register(this)
@@ -213,7 +204,7 @@ export class PathCache implements Resettable {
   invalidate(p: string, options?: InvalidateOptions): number {
     assertPath('path', p)
     const deep = parseInvalidate(options)
-    this.#detachFlights()
+    this.#flights.detach()
     const base = normalizeForMatch(toKey(p))
     const dropped =
       this.#store.invalidate(base, deep) +
@@ -225,7 +216,7 @@ export class PathCache implements Resettable {
 
   /** Forget everything; in-flight lookups still answer their callers but store nothing. */
   clear(): void {
-    this.#detachFlights()
+    this.#flights.detach()
     this.#invalidations += this.#store.clear() + this.#probe.clear()
     this.#dirs.clear()
   }
@@ -234,7 +225,7 @@ export class PathCache implements Resettable {
     return {
       hits: this.#hits + this.#probe.hits,
       misses: this.#misses + this.#probe.misses,
-      inflightJoins: this.#joins,
+      inflightJoins: this.#flights.joins,
       evictions: this.#store.evictions + this.#probe.evictions,
       invalidations: this.#invalidations,
       size: this.#store.size,
@@ -243,7 +234,7 @@ export class PathCache implements Resettable {
 
   [RESET_FOR_TEST](): void {
     this.clear()
-    this.#hits = this.#misses = this.#joins = this.#invalidations = 0
+    this.#hits = this.#misses = this.#flights.joins = this.#invalidations = 0
     this.#store.evictions = this.#probe.evictions = this.#probe.hits = this.#probe.misses = 0
   }
 
@@ -253,7 +244,7 @@ export class PathCache implements Resettable {
    * is dropped as well, as an `invalidate(p, { deep: true })` would.
    */
   async #freshRealpath(p: string): Promise<string> {
-    const epoch = this.#epoch
+    const epoch = this.#flights.epoch
     this.#misses++
     const real = await this.#fs.realpath(p)
     this.#refresh(p, real, epoch)
@@ -263,7 +254,7 @@ export class PathCache implements Resettable {
   #freshRealpathSync(p: string): string {
     this.#misses++
     const real = this.#fs.realpathSync(p)
-    this.#refresh(p, real, this.#epoch)
+    this.#refresh(p, real, this.#flights.epoch)
     return real
   }
 
@@ -271,23 +262,11 @@ export class PathCache implements Resettable {
     const key = toKey(p)
     const stored = this.#store.get('realpath', key)
     if (stored !== undefined && stored !== real) this.invalidate(p, { deep: true })
-    else if (epoch !== this.#epoch) return
+    else if (epoch !== this.#flights.epoch) return
     this.#store.set('realpath', key, real)
   }
 
-  #detachFlights(): void {
-    this.#epoch++
-    this.#flights.stat.clear()
-    this.#flights.lstat.clear()
-    this.#flights.realpath.clear()
-  }
-
-  /**
-   * The async lookup: a hit, or a join of the identical lookup in flight, or one new syscall.
-   * `convert` shapes the raw answer inside the one reaction that also stores it, and a failure passes
-   * through untouched (no rethrow): each extra promise layer costs every miss, and misses are never
-   * cached, so they are the path that must stay as cheap as the raw call.
-   */
+  /** The async lookup: a hit, or a join of the identical lookup in flight, or one new syscall. */
   #lookup<K extends Kind, R>(
     kind: K,
     p: string,
@@ -300,37 +279,11 @@ export class PathCache implements Resettable {
       this.#hits++
       return Promise.resolve(hit)
     }
-    const flights = this.#flights[kind] as Map<string, Flight<ValueOf<K>>>
-    const joined = flights.get(key)
-    if (joined !== undefined) {
-      this.#joins++
-      return joined.promise
+    const start = (): Promise<R> => {
+      this.#misses++
+      return run()
     }
-    this.#misses++
-    const epoch = this.#epoch
-    let started: Promise<R>
-    try {
-      started = run()
-    } catch (err: unknown) {
-      // An injected or exotic fs may throw synchronously; callers still get a rejection, as with fs.promises.
-      started = Promise.reject(err instanceof Error ? err : new Error(String(err)))
-    }
-    const settle = (): void => {
-      if (flights.get(key) === flight) flights.delete(key)
-    }
-    // A reaction on `started` itself runs before any caller's handler (those wait on the derived
-    // promise), so a caller that retries from its catch block starts a fresh lookup, not a join.
-    started.then(undefined, settle)
-    const flight: Flight<ValueOf<K>> = {
-      promise: started.then((raw) => {
-        settle()
-        const value = convert(raw)
-        if (epoch === this.#epoch) this.#store.set(kind, key, value)
-        return value
-      }),
-    }
-    flights.set(key, flight)
-    return flight.promise
+    return this.#flights.share(kind, key, start, convert)
   }
 
   /**
