@@ -13,6 +13,8 @@ const FIXTURES = path.resolve(packageDir, '../sessions/test/fixtures/usage')
 const GOLDEN = path.join(FIXTURES, 'ccusage-20.0.24')
 const CLAUDE = path.join(FIXTURES, 'claude', 'projects')
 const CODEX = path.join(FIXTURES, 'codex', 'sessions')
+const QWEN = path.join(FIXTURES, 'qwen', '.qwen', 'projects')
+const COPILOT = path.join(FIXTURES, 'copilot', 'session-state')
 const DOCS = path.resolve(packageDir, '../../docs/usage.md')
 
 const S = (n: number) => `c1a0de00-0000-4000-8000-00000000000${n}`
@@ -22,6 +24,8 @@ const DEVIATIONS = {
   'D2-not-a-count': { session: S(4), day: '2026-02-13' },
   'D3-undated': { session: S(4), day: 'undated' },
   'D4-long-context-price': { session: S(5) },
+  'D5-qwen-subagent-telemetry': { session: 'a7e0de00-0000-4000-8000-000000000021' },
+  'D6-qwen-total': { session: 'a7e0de00-0000-4000-8000-000000000021' },
 } as const
 
 interface Ours {
@@ -74,7 +78,7 @@ function expectCostWithin1Percent(ourCost: number | null, theirCost: unknown, wh
   expect(Math.abs(ourCost! - (theirCost as number)), what).toBeLessThanOrEqual((theirCost as number) / 100)
 }
 
-describe('sessiontape usage --json equals ccusage 20.0.24 on the Claude and Codex fixtures, except the deviations docs/usage.md lists', () => {
+describe('sessiontape usage --json equals ccusage 20.0.24 on the Claude, Codex, Qwen and Copilot fixtures, except the deviations docs/usage.md lists', () => {
   it('docs/usage.md lists every deviation this test allows', async () => {
     const docs = await readFile(DOCS, 'utf8')
     for (const id of Object.keys(DEVIATIONS)) expect(docs).toContain(`**${id}**`)
@@ -141,6 +145,48 @@ describe('sessiontape usage --json equals ccusage 20.0.24 on the Claude and Code
         value: '"12"',
       }),
     ])
+  })
+
+  it('Qwen Code: the main request as ccusage counts it; the memory extractor requests only we count (D5)', async () => {
+    const keys = ['inputTokens', 'cacheReadTokens', 'outputTokens']
+    // ccusage's Qwen input is all input (cached included), as ours; its total adds the cached part twice (D6).
+    const asQwen = (o: Ours) => ({
+      inputTokens: o.inputTokens,
+      cacheReadTokens: o.cacheReadInputTokens,
+      outputTokens: o.outputTokens,
+    })
+    const { sessions: [theirs] = [] } = await golden('qwen-session.json')
+    const { sessions } = await ours(QWEN, 'session')
+    expect(sessions.map((s) => s.sessionId)).toEqual([DEVIATIONS['D5-qwen-subagent-telemetry'].session])
+    const extractor = { inputTokens: 700 + 800, cacheReadTokens: 700, outputTokens: 40 + 25 }
+    const mine = asQwen(sessions[0]!)
+    expect({
+      inputTokens: mine.inputTokens - extractor.inputTokens,
+      cacheReadTokens: mine.cacheReadTokens - extractor.cacheReadTokens,
+      outputTokens: mine.outputTokens - extractor.outputTokens,
+    }).toEqual(pick(theirs!, keys))
+    // The completion already holds the 30 reasoning tokens: output 90, not 120 (ccusage agrees).
+    expect(sessions[0]).toMatchObject({ reasoningOutputTokens: 30, requests: 3 })
+    expect(theirs!.totalTokens).toBe(1200 + 1000 + 90 + 30)
+    expect(sessions[0]!.totalTokens).toBe(1200 + 90 + 1500 + 65)
+  })
+
+  it('Copilot CLI, per session and per day: the shutdown metrics as a running total', async () => {
+    const keys = ['inputTokens', 'cacheReadTokens', 'cacheCreationTokens', 'outputTokens', 'totalTokens']
+    const { sessions: theirSessions } = await golden('copilot-session.json')
+    const { sessions } = await ours(COPILOT, 'session')
+    expect(sessions.map((s) => s.sessionId)).toEqual(theirSessions!.map((row) => row.sessionId))
+    sessions.forEach((mine, i) => {
+      const row = theirSessions![i]!
+      expect(asClaude(mine)).toEqual(pick(row, keys))
+      expect([mine.firstTimestamp, mine.lastTimestamp]).toEqual([row.firstActivity, row.lastActivity])
+      expect((mine as Ours & { requests: number }).requests).toBe(row.messageCount)
+    })
+    const { daily: theirDays } = await golden('copilot-daily.json')
+    const { days } = await ours(COPILOT, 'day')
+    expect(days.map((d) => ({ date: d.date, ...asClaude(d) }))).toEqual(
+      theirDays!.map((row) => ({ date: row.date, ...pick(row, keys) })),
+    )
   })
 
   it('Codex, per session and per day: tokens and cost (repeated running totals are no request)', async () => {

@@ -142,6 +142,11 @@ export interface UsageEvent extends EventBase {
    */
   readonly revises?: string
   /**
+   * How many model requests the event stands for, where the agent records only their sum (Copilot CLI's
+   * `session.shutdown` metrics per model). @default 1
+   */
+  readonly requests?: number
+  /**
    * Usage fields the agent wrote that are not a token count (a string, `null`, a negative number, a number
    * over 2^53 − 1): each adds 0 unless another line of the same request gives that field a count.
    */

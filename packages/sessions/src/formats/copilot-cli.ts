@@ -1,5 +1,6 @@
 import type { SessionRecord } from '@sessiontape/recorder'
 import type { ConversationEvent } from '../model.js'
+import { CopilotUsage } from '../usage/copilot-usage.js'
 import {
   lineEvents,
   nonEmpty,
@@ -18,12 +19,13 @@ import {
  * `session.model_change` names the model of what follows, `user.message` → user, `assistant.message` → its
  * `reasoningText` as thinking, its `content` as assistant, each of `toolRequests` as a tool call (a message
  * with a `parentToolCallId` is a sub-agent's: a sidechain), `assistant.reasoning` → thinking,
- * `tool.execution_complete` → tool result. Token usage is not mapped: Copilot's per-message `outputTokens`
- * and the shutdown's `tokenDetails` do not say what their input counts include, and a wrong count is worse
- * than none. Every other event is `other`.
+ * `tool.execution_complete` → tool result, `session.shutdown` → its `modelMetrics` usage (`CopilotUsage`:
+ * Copilot's running total per model). The per-message `outputTokens` and the shutdown's `tokenDetails` are
+ * not counted: they do not say what their input counts include. Every other event is `other`.
  */
 export function copilotCliMapper(): FormatMapper {
   const session = new SessionFields('copilot-cli')
+  const usage = new CopilotUsage()
   let model: string | undefined
   return {
     agent: 'copilot-cli',
@@ -50,7 +52,8 @@ export function copilotCliMapper(): FormatMapper {
         record.type === 'assistant.message' && nonEmpty(data.parentToolCallId) !== undefined
           ? { agentId: nonEmpty(data.parentToolCallId) }
           : undefined
-      return recordEvents(record, line, drafts(String(record.type), data), sidechain)
+      const all = [...drafts(String(record.type), data), ...usage.drafts(String(record.type), data)]
+      return recordEvents(record, line, all, sidechain)
     },
     metadata(value, line) {
       return lineEvents(value, line, [])

@@ -1,6 +1,6 @@
 import type { SessionRecord } from '@sessiontape/recorder'
 import type { Agent, ConversationEvent } from '../model.js'
-import { fromGeminiCounts } from '../usage/usage.js'
+import { fromQwenCounts, qwenTelemetryUsage } from '../usage/qwen-usage.js'
 import {
   imagesIn,
   lineEvents,
@@ -16,8 +16,9 @@ import {
 /**
  * Qwen Code (`~/.qwen/projects/<project>/chats/<session>.jsonl`): Claude's envelope with Gemini's message
  * shape — `message.parts` of `{ text }`, `{ text, thought: true }`, `{ functionCall }`,
- * `{ functionResponse }` — the model on the record, usage as the Gemini API's `usageMetadata` (one per
- * assistant record: a response is one record), tool outcomes in `toolCallResult`, and `system` records
+ * `{ functionResponse }` — the model on the record, usage in the Gemini API's `usageMetadata` names (one per
+ * assistant record: a response is one record; `fromQwenCounts` says what they mean), a subagent's requests
+ * in `ui_telemetry` records only (`qwenTelemetryUsage`), tool outcomes in `toolCallResult`, and `system` records
  * told apart by `subtype` (`custom_title`, `chat_compression`, `slash_command`, `ui_telemetry`…).
  */
 export function qwenCodeMapper(agent: Agent = 'qwen-code'): FormatMapper {
@@ -92,12 +93,13 @@ export function qwenRecordDrafts(record: Readonly<Record<string, unknown>>): Dra
     drafts.push({
       kind: 'usage',
       ...(model ? { model } : {}),
-      usage: fromGeminiCounts({
+      usage: fromQwenCounts({
         prompt: usage.promptTokenCount,
         cached: usage.cachedContentTokenCount,
         toolPrompt: usage.toolUsePromptTokenCount,
         candidates: usage.candidatesTokenCount,
         thoughts: usage.thoughtsTokenCount,
+        total: usage.totalTokenCount,
       }),
     })
   }
@@ -115,6 +117,11 @@ function systemDrafts(record: Readonly<Record<string, unknown>>): Draft[] {
     case 'chat_compression': {
       const summary = nonEmpty(payload?.summary)
       return [{ kind: 'compaction', ...(summary === undefined ? {} : { summary }) }]
+    }
+    case 'ui_telemetry': {
+      // A subagent's model request (the memory extractor's) is recorded only here.
+      const usage = qwenTelemetryUsage(record)
+      return [{ kind: 'other', type: 'system:ui_telemetry' }, ...(usage === undefined ? [] : [usage])]
     }
     default:
       return [{ kind: 'other', type: `system:${textOf(record.subtype)}` }]

@@ -125,6 +125,8 @@ interface Held {
   usage: Usage
   model: string | undefined
   timestamp: string | undefined
+  /** Model requests it stands for (Copilot records only a sum per model). */
+  requests: number
 }
 
 /**
@@ -182,7 +184,7 @@ export async function summarizeUsage(
       tallyOf(days, day ?? UNDATED),
       tallyOf(models, held.model ?? UNKNOWN_MODEL),
     ])
-      tally.add(held.usage, held.model, cost)
+      tally.add(held.usage, held.model, cost, held.requests)
     // Earliest and latest by time, not by stream order (a Gemini request a rewind took back comes
     // after the messages left).
     const at = held.timestamp === undefined ? NaN : Date.parse(held.timestamp)
@@ -284,7 +286,12 @@ function seeUsage(
   counted: Set<string>,
   count: (request: Held) => void,
 ): void {
-  const request: Held = { usage: event.usage, model: event.model, timestamp: event.timestamp }
+  const request: Held = {
+    usage: event.usage,
+    model: event.model,
+    timestamp: event.timestamp,
+    requests: event.requests ?? 1,
+  }
   if (event.revises !== undefined) {
     const open = held.get(event.revises)
     if (open === undefined) return

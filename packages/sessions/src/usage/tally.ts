@@ -32,18 +32,18 @@ export class Tally {
   #unpriced = 0
   requests = 0
 
-  /** One request. */
-  add(usage: Usage, model: string | undefined, cost: number | undefined): void {
+  /** One request (or `requests` whose figures the agent recorded only as their sum). */
+  add(usage: Usage, model: string | undefined, cost: number | undefined, requests = 1): void {
     this.#usage = addUsage(this.#usage, usage)
-    this.requests++
+    this.requests += requests
     if (model !== undefined && model !== SYNTHETIC_MODEL) this.#models.add(model)
     if (!hasTokens(usage)) return
     if (cost === undefined) {
-      this.#unpriced++
+      this.#unpriced += requests
       this.#unpricedModels.add(model ?? UNKNOWN_MODEL)
     } else {
       this.#cost += cost
-      this.#priced++
+      this.#priced += requests
     }
   }
 
