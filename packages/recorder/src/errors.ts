@@ -85,12 +85,22 @@ export const RecorderErrorCode = {
 
 export type RecorderErrorCode = (typeof RecorderErrorCode)[keyof typeof RecorderErrorCode]
 
+/** How many acknowledged records an event took from the session (`exact` false: at least that many). */
+export interface RecordCount {
+  readonly records: number
+  readonly exact: boolean
+}
+
 export interface RecorderErrorDetails {
   readonly sessionId: string
   readonly filePath: string
   /** Records accepted by `record()` and not yet written when the error was raised. */
   readonly unwrittenRecords: number
   readonly cause?: unknown
+  /** Records this event lost for good (see {@link RecorderError.lost}). */
+  readonly lost?: RecordCount
+  /** Records a rotation took away with a file (see {@link RecorderError.moved}). */
+  readonly moved?: RecordCount
 }
 
 /** An I/O failure of a recorder, reported through `onError`, `flush()`, `close()` and `ready()`. */
@@ -100,12 +110,25 @@ export class RecorderError extends SessiontapeError {
   readonly sessionId: string
   readonly filePath: string
   readonly unwrittenRecords: number
+  /**
+   * Set on an error that reports a loss: records the session had acknowledged (or accepted, at exit) that are
+   * in none of its files and never will be — `exact` false when only a lower bound is known. A program that
+   * counts losses reads this field, never the message.
+   */
+  readonly lost?: RecordCount
+  /**
+   * Set when a rotation moved the file away with records in it (a rename, `copytruncate`'s copy): they are
+   * not lost, they are in the rotated file, which the session no longer reads (a shipper has them).
+   */
+  readonly moved?: RecordCount
 
   constructor(code: RecorderErrorCode, message: string, details: RecorderErrorDetails) {
     super(code, message, details.cause === undefined ? undefined : { cause: details.cause })
     this.sessionId = details.sessionId
     this.filePath = details.filePath
     this.unwrittenRecords = details.unwrittenRecords
+    if (details.lost !== undefined) this.lost = details.lost
+    if (details.moved !== undefined) this.moved = details.moved
   }
 }
 

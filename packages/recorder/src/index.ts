@@ -13,6 +13,13 @@ export {
   type RecordEnvelope,
   type SessionRecord,
 } from './format/record-format.js'
+export {
+  CONTINUATION_RECORD_TYPE,
+  CONTINUATION_REASONS,
+  segmentFileName,
+  type Continuation,
+  type ContinuationReason,
+} from './format/segments.js'
 export { inspectTailSync, type InspectTailOptions, type TailInspection } from './write/inspect-tail.js'
 export {
   repairTornTail,
@@ -49,6 +56,7 @@ export {
   SessiontapeError,
   SessionLockedError,
   type RecorderErrorDetails,
+  type RecordCount,
 } from './errors.js'
 export { getMaxConcurrentWrites, setMaxConcurrentWrites } from './util/write-limiter.js'
 export {

@@ -22,6 +22,7 @@ describe('observability: stats()', () => {
       errors: 0,
       maxBatchRecords: 0,
       overflowEvents: 0,
+      file: rec.filePath,
     })
     for (let i = 0; i < 10; i++) rec.record('event', { i })
     const queued = rec.stats()

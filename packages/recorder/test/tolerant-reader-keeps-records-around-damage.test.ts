@@ -120,6 +120,7 @@ describe('the tolerant reader keeps every valid record around damage and names t
       const result = await readSession(file)
       expect(result).toEqual({
         format: 'sessiontape',
+        files: [file],
         metadata: [],
         takenBack: [],
         earlierSession: [],

@@ -44,6 +44,7 @@ describe('a last line without a newline is a torn tail, never a record', () => {
       await writeFile(file, '')
       expect(await readSession(file)).toEqual({
         format: 'sessiontape',
+        files: [file],
         metadata: [],
         takenBack: [],
         earlierSession: [],

@@ -113,3 +113,20 @@ export function fileOwnershipSync(fd: number): FileOwnership {
   }
   return ownershipOfPrefix(buffer.subarray(0, got), size)
 }
+
+const SESSION_OF_ENVELOPE =
+  /^\{"uuid":"[^"\\]+","parentUuid":(?:null|"(?:[^"\\]|\\.)*"),"sessionId":"([^"\\]*)"/
+
+/**
+ * The session id named by the first line of a file whose first bytes are `prefix` (null when the line is
+ * not our envelope as far as the session id, e.g. a torn first line).
+ */
+export function sessionOfPrefix(prefix: Uint8Array): string | null {
+  const bytes = Buffer.from(prefix.buffer, prefix.byteOffset, prefix.byteLength)
+  let start = 0
+  // Leading NUL bytes are skipped, as the ownership check does (a power cut can zero the first block).
+  while (start < bytes.length && bytes[start] === 0) start++
+  const newline = bytes.indexOf(NEWLINE, start)
+  const line = bytes.toString('utf8', start, newline === -1 ? bytes.length : newline)
+  return SESSION_OF_ENVELOPE.exec(line)?.[1] ?? null
+}

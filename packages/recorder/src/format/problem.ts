@@ -32,6 +32,11 @@ export interface ReadProblem {
   readonly kind: ProblemKind
   /** A human-readable sentence saying what was found and what the reader did about it. */
   readonly detail: string
+  /**
+   * The file the line is in, when the session spans several files (segments, see format/segments.ts): `line`
+   * and `offset` count in that file. Absent for a session of one file.
+   */
+  readonly file?: string
 }
 
 /** The kinds in a stable order (for summaries and CLI output). */

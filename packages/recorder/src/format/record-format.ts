@@ -33,6 +33,10 @@
  * not a record (invalid JSON, not an object, no envelope, glued to a record, a run of NUL bytes) is a
  * problem with a kind (problem.ts) that every reader reports with its line; the records around it stay.
  *
+ * SEGMENTS. A session may go on in further files, `<dir>/<sessionId>~<n>.jsonl`, each opening with a
+ * `continuation` record that says which file it follows and why (segments.ts): every reader reads a
+ * session's files as one.
+ *
  * OTHER AGENTS' FILES. The readers also read Claude Code, Qwen Code, Gemini CLI, Codex CLI, Copilot CLI and
  * Cursor CLI transcripts (read/formats/); the writer never writes them, and never writes a file that is not
  * ours (file-ownership.ts) or anything in another agent's directory.

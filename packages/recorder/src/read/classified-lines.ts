@@ -6,6 +6,8 @@ import { lineBatches, type LineTail } from './line-batches.js'
 import { TornLineTracker, type ClassifiedLine, type LineParser } from './torn-line-tracker.js'
 import { newChain } from './formats/codex-lines.js'
 import { codexSegmentChain } from './formats/codex-segments.js'
+import { sessionFiles } from './session-files.js'
+import { stitchedLines } from './stitched-lines.js'
 
 export interface ClassifiedLinesOptions {
   readonly signal?: AbortSignal | undefined
@@ -19,6 +21,13 @@ export interface ClassifiedLinesOptions {
    * @default 'sessiontape'
    */
   readonly format?: TranscriptFormat
+  /**
+   * Read only this file, not the other files of its session (segments: format/segments.ts). Repair works on
+   * one file; every reader of a session reads them all. @default false
+   */
+  readonly oneFile?: boolean
+  /** Told, before the first line, which files are read, in order (one for a session of one file). */
+  readonly onFiles?: (files: readonly string[]) => void
 }
 
 /**
@@ -32,10 +41,12 @@ export async function* classifiedLines(
 ): AsyncGenerator<ClassifiedLine<Buffer | undefined>[]> {
   const format = options.format ?? 'sessiontape'
   if (format === 'gemini-cli') {
+    options.onFiles?.([filePath])
     yield* geminiJsonlLines(filePath, options)
     return
   }
   if (format === 'gemini-json') {
+    options.onFiles?.([filePath])
     yield* geminiDocumentLines(filePath, options)
     return
   }
@@ -43,11 +54,21 @@ export async function* classifiedLines(
     // A later segment of a Codex thread holds only what came after its base: the thread is read from its
     // first segment to this file, one chain of records across them (see codexSegmentChain).
     const chain = newChain(filePath)
-    for (const segment of await codexSegmentChain(filePath, options.signal)) {
+    const segments = await codexSegmentChain(filePath, options.signal)
+    options.onFiles?.(segments)
+    for (const segment of segments) {
       yield* linesOf(segment, lineParserFor(format, segment, chain)!, options)
     }
     return
   }
+  if (format === 'sessiontape' && options.oneFile !== true) {
+    const files = await sessionFiles(filePath)
+    options.onFiles?.(files.map((file) => file.path))
+    if (files.length > 1 || files[0]!.path !== filePath) {
+      yield* stitchedLines(files, (file) => linesOf(file, lineParserFor(format, file)!, options))
+      return
+    }
+  } else options.onFiles?.([filePath])
   yield* linesOf(filePath, lineParserFor(format, filePath)!, options)
 }
 

@@ -1,6 +1,13 @@
 import { readdir, stat } from 'node:fs/promises'
 import path from 'node:path'
-import { isValidSessionId, metaPathOf, type SessionMeta } from '../format/record-format.js'
+import {
+  isValidSessionId,
+  metaPathOf,
+  transcriptFileName,
+  type SessionMeta,
+} from '../format/record-format.js'
+import { segmentNameParts } from '../format/segments.js'
+import { segmentOf, type SessionFile } from './session-files.js'
 import { describeValue } from '../util/describe-value.js'
 import { groupCodexThreads } from './formats/codex-threads.js'
 import { dayDirsOf } from './formats/codex-segments.js'
@@ -29,8 +36,10 @@ export interface SessionSummary {
   /** Sub-agent transcripts of another agent's session (Claude's `<session>/subagents/agent-*.jsonl`). */
   readonly subagents?: readonly string[]
   /**
-   * A Codex thread kept in several rollout files (segments): every file of the thread, oldest first.
-   * `filePath` is the newest, and reading it reads the thread from its first segment. Absent for one file.
+   * A session kept in several files, every file oldest first; absent for one file. Ours: the session's path
+   * (`filePath`, or its first segment when the path is gone) and its segments `<sessionId>~<n>.jsonl`
+   * (format/segments.ts); reading any of them reads them all. A Codex thread kept in several rollout files:
+   * `filePath` is the newest, and reading it reads the thread from its first segment.
    */
   readonly segments?: readonly string[]
   /** `sidecar`: read from `<sessionId>.meta.json`. `rebuilt`: recomputed from the transcript. `stat`: neither could be read. */
@@ -101,15 +110,17 @@ export async function listSessions(
     format === 'auto' || format === 'codex-cli'
       ? await groupCodexThreads(files)
       : { heads: files, segmentsOf: new Map<string, string[]>() }
-  files = heads
+  const ours = format === 'auto' || format === 'sessiontape' ? await groupSegments(heads) : undefined
+  files = ours?.heads ?? heads
   const sessions: SessionSummary[] = []
   for (let i = 0; i < files.length; i += CONCURRENCY) {
     const batch = files.slice(i, i + CONCURRENCY)
     sessions.push(
       ...(await Promise.all(
         batch.map(async ({ dir: at, name }) => {
-          const summary = await summarize(at, name, writeRebuilt, staleMetaMs, format)
-          const segments = segmentsOf.get(path.join(at, name))
+          const session = ours?.sessions.get(path.join(at, name))
+          const summary = await summarize(at, name, writeRebuilt, staleMetaMs, format, session)
+          const segments = session?.files ?? segmentsOf.get(path.join(at, name))
           return segments === undefined ? summary : { ...summary, segments }
         }),
       )),
@@ -180,12 +191,18 @@ async function summarize(
   writeRebuilt: boolean,
   staleMetaMs: number,
   formatOption: FormatOption,
+  session?: SegmentedSession,
 ): Promise<SessionSummary> {
-  const sessionId = name.replace(/\.jsonl(?:\.zst)?$|\.json$/, '')
+  const sessionId = session?.sessionId ?? name.replace(/\.jsonl(?:\.zst)?$|\.json$/, '')
   const filePath = path.join(dir, name)
   let transcriptStat
   try {
     transcriptStat = await stat(filePath)
+    // A session in segments changed when its newest file did: that is what its sidecar is compared with.
+    for (const file of session?.files.slice(1) ?? []) {
+      const newer = await stat(file).catch(() => undefined)
+      if (newer !== undefined && newer.mtimeMs > transcriptStat.mtimeMs) transcriptStat = newer
+    }
   } catch (error) {
     return unreadable(sessionId, filePath, new Date(0).toISOString(), error)
   }
@@ -276,4 +293,51 @@ function unreadable(
     source: 'stat',
     note: `${prefix}transcript unreadable (${reason}); listed so it is not lost`,
   }
+}
+
+/** A session of ours kept in several files: its id and every file, oldest first. */
+interface SegmentedSession {
+  readonly sessionId: string
+  readonly files: readonly string[]
+}
+
+/**
+ * Folds the segments of our sessions (format/segments.ts) into one candidate per session: the session's
+ * path, or its first segment when the path is gone. A file named like a segment whose first line is not a
+ * continuation of that session stays a candidate of its own.
+ */
+async function groupSegments(
+  candidates: readonly Candidate[],
+): Promise<{ heads: Candidate[]; sessions: Map<string, SegmentedSession> }> {
+  const bySession = new Map<string, { sessionId: string; dir: string; files: SessionFile[] }>()
+  const segmentPaths = new Set<string>()
+  for (const { dir, name } of candidates) {
+    if (segmentNameParts(name) === undefined) continue
+    const found = await segmentOf(path.join(dir, name))
+    if (found === undefined) continue
+    const key = path.join(dir, transcriptFileName(found.sessionId))
+    const group = bySession.get(key) ?? { sessionId: found.sessionId, dir, files: [] }
+    group.files.push(found.file)
+    bySession.set(key, group)
+    segmentPaths.add(found.file.path)
+  }
+  const heads: Candidate[] = []
+  const sessions = new Map<string, SegmentedSession>()
+  const present = new Set(candidates.map(({ dir, name }) => path.join(dir, name)))
+  for (const candidate of candidates) {
+    const at = path.join(candidate.dir, candidate.name)
+    if (!segmentPaths.has(at)) heads.push(candidate)
+  }
+  for (const [headPath, group] of bySession) {
+    group.files.sort((a, b) => a.segment - b.segment)
+    const files = group.files.map((file) => file.path)
+    if (present.has(headPath)) {
+      sessions.set(headPath, { sessionId: group.sessionId, files: [headPath, ...files] })
+    } else {
+      // The path is gone (deleted, or rotated away): the session is listed from its first segment.
+      heads.push({ dir: group.dir, name: path.basename(files[0]!) })
+      sessions.set(files[0]!, { sessionId: group.sessionId, files })
+    }
+  }
+  return { heads, sessions }
 }

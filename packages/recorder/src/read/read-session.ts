@@ -19,6 +19,13 @@ export interface ReadSessionResult {
   /** The format the file was read as (recognised from its content unless `format` was given). */
   readonly format: TranscriptFormat
   /**
+   * The files read, in order. One, unless the session is kept in several: segments of ours (the session's
+   * path, then `<sessionId>~<n>.jsonl`, see the README's "Segments"), or a Codex thread's rollouts. A record
+   * is in `records` once even when a later file carried it again. `lines[i]` and a problem's `line` count in
+   * the file the line is in (a problem names it in `file` when there are several).
+   */
+  readonly files: readonly string[]
+  /**
    * Every valid record, in file order, unknown `type`s included (Gemini: the messages left after the
    * replay, in conversation order). A record of another tool keeps every field it has; a missing
    * envelope field is filled in (`parentUuid` null, `sessionId`, `timestamp`, `type` ''), and a Gemini
@@ -96,10 +103,12 @@ export async function readSession(
     (problem) => problems.push(problem),
     isForeignFormat(format) ? (link) => earlierSession.push(link) : undefined,
   )
+  let files: readonly string[] = [filePath]
   for await (const batch of classifiedLines(filePath, {
     signal,
     maxLineBytes: options?.maxLineBytes,
     format,
+    onFiles: (read) => (files = read),
   })) {
     for (const entry of batch) {
       if (entry.recovered !== undefined) recovered.push(entry.recovered)
@@ -121,6 +130,7 @@ export async function readSession(
   problems.sort((a, b) => a.line - b.line)
   return {
     format,
+    files,
     records,
     lines,
     problems,

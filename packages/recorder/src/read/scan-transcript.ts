@@ -19,10 +19,14 @@ export interface ScanOptions {
   readonly onMetadata?: (value: Readonly<Record<string, unknown>>, line: number) => void
   /** Sees each record with its line and its index in the file (the LinkIndex index); not kept. */
   readonly onRecord?: (record: SessionRecord, line: number, index: number) => void
+  /** Scan this file alone, not the other files of its session (repair works on one file). @default false */
+  readonly oneFile?: boolean
 }
 
 export interface TranscriptScan {
   readonly format: TranscriptFormat
+  /** The files read, in order: more than one for a session kept in segments (format/segments.ts). */
+  readonly files: readonly string[]
   readonly records: number
   /** Index of the record the active branch ends at by default (the last non-sidechain, non-metadata one); -1 for none. */
   readonly leafIndex: number
@@ -73,10 +77,13 @@ export async function scanTranscript(filePath: string, options: ScanOptions = {}
   const { onRecord, onMetadata } = options
   let leafIndex = -1
   let metadataCount = 0
+  let files: readonly string[] = [filePath]
   for await (const batch of classifiedLines(filePath, {
     signal: options.signal,
     maxLineBytes: options.maxLineBytes,
     format,
+    oneFile: options.oneFile,
+    onFiles: (read) => (files = read),
   })) {
     for (const entry of batch) {
       if (entry.recovered !== undefined) {
@@ -101,6 +108,7 @@ export async function scanTranscript(filePath: string, options: ScanOptions = {}
   problems.sort((a, b) => a.line - b.line)
   return {
     format,
+    files,
     records: links.count,
     leafIndex,
     metadataCount,

@@ -31,6 +31,8 @@ export interface ClassifiedLine<P> {
    * metadata of the line, but model requests that were made (see `ReadResult.takenBack`).
    */
   readonly takenBack?: readonly Record<string, unknown>[]
+  /** The file the line is in, when the session spans several files (format/segments.ts). */
+  readonly file?: string
 }
 
 /**

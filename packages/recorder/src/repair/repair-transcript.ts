@@ -141,7 +141,7 @@ export async function repairTranscript(
 }
 
 async function remainingProblems(filePath: string, maxLineBytes: number | undefined): Promise<ReadProblem[]> {
-  const scan = await scanTranscript(filePath, { maxLineBytes, keep: KEPT_PROBLEMS })
+  const scan = await scanTranscript(filePath, { oneFile: true, maxLineBytes, keep: KEPT_PROBLEMS })
   return scan.problems.filter((problem) => LINK_KINDS.has(problem.kind))
 }
 
@@ -223,7 +223,7 @@ async function copyLines(
   let tooLong: CopyPass['tooLong']
   // Output bytes minus input bytes so far: while 0, a recovered torn range is still where its record says.
   let shift = 0
-  for await (const batch of classifiedLines(filePath, { maxLineBytes, raw: true })) {
+  for await (const batch of classifiedLines(filePath, { maxLineBytes, raw: true, oneFile: true })) {
     for (const entry of batch) {
       const bytes = entry.payload!
       const terminated = entry.problems[0]?.kind !== 'torn-tail'

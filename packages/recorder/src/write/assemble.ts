@@ -1,6 +1,6 @@
 import path from 'node:path'
 
-import { type RecorderError, RecorderErrorCode, SessionLockedError } from '../errors.js'
+import { RecorderErrorCode, SessionLockedError } from '../errors.js'
 import { transcriptFileName } from '../format/record-format.js'
 import { LockKeeper } from '../lock/lock-keeper.js'
 import type { ResolvedOptions } from '../options.js'
@@ -12,10 +12,10 @@ import { runSync } from './io.js'
 import { SessionSidecar } from './meta-sidecar.js'
 import { RecordQueue } from './record-queue.js'
 import { Reporter } from './reporter.js'
-import { inspectForResume, recoveredRecord } from './resume.js'
+import { fileToResume, inspectForResume, recoveredRecord } from './resume.js'
 import { Sequencer } from './sequencer.js'
 import { type SessionDetails, sessionError, withUnwrittenCount } from './session-errors.js'
-import { Transcript } from './transcript.js'
+import { type ErrorFactory, Transcript } from './transcript.js'
 import { TurnShaper } from './turns/turn-shaper.js'
 import { Writer } from './writer.js'
 import { profileRules } from './writer-profile.js'
@@ -63,13 +63,14 @@ export function assembleParts(options: ResolvedOptions): Parts {
     filePath,
     unwrittenRecords: writer === undefined ? 0 : writer.marks.unwritten(sequencer.recorded),
   })
-  const error = (code: RecorderErrorCode, what: string, cause: unknown): RecorderError =>
-    sessionError(details(), code, what, cause)
+  const error: ErrorFactory = (code, what, cause, loss) => sessionError(details(), code, what, cause, loss)
   const reporter = new Reporter(options.onError)
 
   // Resume first: a transcript that cannot be read, or is not ours, throws here, before any lock is taken.
   const rules = profileRules(options)
-  const resumed = options.resume ? inspectForResume(filePath, sessionId, rules.metadataTypes, error) : null
+  // A resumed session goes on in its last file: the last segment when it has any (one lock covers them all).
+  const writePath = options.resume ? fileToResume(dir, sessionId) : filePath
+  const resumed = options.resume ? inspectForResume(writePath, sessionId, rules.metadataTypes, error) : null
   const queue = new RecordQueue({
     maxQueueChars: options.maxQueueChars,
     maxHeldChars: options.maxHeldChars,
@@ -109,7 +110,7 @@ export function assembleParts(options: ResolvedOptions): Parts {
     : null
 
   const transcript = new Transcript(
-    filePath,
+    writePath,
     dir,
     sessionId,
     options.fileCheckIntervalMs,

@@ -29,8 +29,6 @@ export function recordUuidOf(head: string, lastByte: number | undefined): string
   return UUID_AT_LINE_START.exec(head)?.[1] ?? null
 }
 // The session id of our envelope's first line (session ids are validated: no escapes in them).
-const SESSION_OF_ENVELOPE =
-  /^\{"uuid":"[^"\\]+","parentUuid":(?:null|"(?:[^"\\]|\\.)*"),"sessionId":"([^"\\]*)"/
 
 /**
  * Calls `visit` with the uuid and end of each complete line of the file open as `fd`, from the last
@@ -144,20 +142,6 @@ export function* presentUpTo(fd: number, size: number, records: PresentRecords):
   // held none before ours; otherwise (a cut below where ours begin, a read back cut short) a lower bound.
   if (ended === 'start' && records.startsWithOurs) return { present: counted, count: 0, exact: true }
   return { present: ended === 'start' ? 0 : counted, count: 0, exact: false }
-}
-
-/**
- * The session id named by the first line of a file whose first bytes are `prefix` (null when the line is
- * not our envelope as far as the session id, e.g. a torn first line).
- */
-export function sessionOfPrefix(prefix: Uint8Array): string | null {
-  const bytes = Buffer.from(prefix.buffer, prefix.byteOffset, prefix.byteLength)
-  let start = 0
-  // Leading NUL bytes are skipped, as the ownership check does (a power cut can zero the first block).
-  while (start < bytes.length && bytes[start] === 0) start++
-  const newline = bytes.indexOf(NEWLINE, start)
-  const line = bytes.toString('utf8', start, newline === -1 ? bytes.length : newline)
-  return SESSION_OF_ENVELOPE.exec(line)?.[1] ?? null
 }
 
 /**

@@ -10,15 +10,17 @@ import {
   rewrittenMessage,
   truncatedMessage,
 } from './path-reports.js'
-import type { PathCheck } from './path-outcome.js'
+import type { ErrorFactory, PathCheck } from './path-outcome.js'
+import type { Loss } from './session-errors.js'
 import type { Transcript } from './transcript.js'
 import type { Watermarks } from './watermarks.js'
 
 export interface PathCheckContext {
   readonly marks: Watermarks
   readonly custody: Custody
-  readonly error: (code: RecorderErrorCode, what: string, cause: unknown) => RecorderError
-  readonly report: (code: RecorderErrorCode, message: string) => void
+  readonly error: ErrorFactory
+  /** Reports what the check found, with the records it cost (`error.lost`) when it cost any. */
+  readonly report: (code: RecorderErrorCode, message: string, loss?: Loss) => void
   /**
    * What the file held of the chunk being written is gone: it is written again whole, on a line of its own
    * (a record being written in slices from its first character).
@@ -72,12 +74,12 @@ export function* actOnPathCheck(outcome: PathCheck, c: PathCheckContext): io.Io<
       return { next: 'write' }
     case 'replaced':
       c.marks.replaced()
-      c.report(RecorderErrorCode.TRANSCRIPT_REPLACED, replacedMessage(outcome))
+      c.report(RecorderErrorCode.TRANSCRIPT_REPLACED, replacedMessage(outcome), NOTHING_LOST)
       return { next: 'again' }
     case 'truncated':
       c.marks.cutTo(outcome.kept)
       c.restartChunk()
-      c.report(RecorderErrorCode.TRANSCRIPT_TRUNCATED, truncatedMessage(outcome))
+      c.report(RecorderErrorCode.TRANSCRIPT_TRUNCATED, truncatedMessage(outcome), lossOf(outcome))
       return { next: 'again' }
     case 'changing':
       return {
@@ -99,7 +101,7 @@ export function* actOnPathCheck(outcome: PathCheck, c: PathCheckContext): io.Io<
   switch (outcome.kind) {
     case 'grown':
       c.restartRecord()
-      c.report(RecorderErrorCode.TRANSCRIPT_CHANGED, grownMessage(outcome, false))
+      c.report(RecorderErrorCode.TRANSCRIPT_CHANGED, grownMessage(outcome, false), NOTHING_LOST)
       // Our records are still there, before (or among) the foreign bytes: the path holds them — once a record
       // glued to their line is written again.
       if (!outcome.rewriting) c.marks.verifiedAll()
@@ -107,13 +109,19 @@ export function* actOnPathCheck(outcome: PathCheck, c: PathCheckContext): io.Io<
     case 'rewritten':
       c.marks.cutTo(outcome.kept)
       c.restartChunk()
-      c.report(RecorderErrorCode.TRANSCRIPT_OVERWRITTEN, rewrittenMessage(outcome))
+      c.report(RecorderErrorCode.TRANSCRIPT_OVERWRITTEN, rewrittenMessage(outcome), lossOf(outcome))
       return { next: 'again' }
     case 'overwritten': {
       c.restartChunk()
       const message = overwrittenMessage(outcome)
-      c.report(RecorderErrorCode.TRANSCRIPT_OVERWRITTEN, message)
+      c.report(RecorderErrorCode.TRANSCRIPT_OVERWRITTEN, message, lossOf(outcome))
       return { next: 'refuse', error: c.error(RecorderErrorCode.FOREIGN_FILE, message, undefined) }
     }
   }
+}
+
+const NOTHING_LOST: Loss = { lost: { records: 0, exact: true } }
+
+function lossOf(outcome: { readonly lost: number; readonly exact: boolean }): Loss {
+  return { lost: { records: outcome.lost, exact: outcome.exact } }
 }

@@ -1,8 +1,14 @@
 import type { RecorderError, RecorderErrorCode } from '../errors.js'
+import type { Loss } from './session-errors.js'
 
 /** What a path check of the transcript can find, and what each finding carries (see transcript.ts). */
 
-export type ErrorFactory = (code: RecorderErrorCode, what: string, cause: unknown) => RecorderError
+export type ErrorFactory = (
+  code: RecorderErrorCode,
+  what: string,
+  cause: unknown,
+  loss?: Loss,
+) => RecorderError
 
 /** How many records of ours a change took from the file (`exact` false: at least that many). */
 export interface Lost {

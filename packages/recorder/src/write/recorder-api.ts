@@ -77,6 +77,11 @@ export interface RecorderStats {
   readonly maxBatchRecords: number
   /** `record()` calls that found the queue past `maxQueueChars` (or `maxHeldChars`). */
   readonly overflowEvents: number
+  /**
+   * The file being written: the session's path, or the segment the session goes on in (a resumed session
+   * in segments goes on in its last; see the README's "Segments").
+   */
+  readonly file: string
 }
 
 /** A session's writer. Create one with `createRecorder`. */

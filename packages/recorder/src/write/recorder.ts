@@ -139,6 +139,7 @@ class SessionRecorder implements Recorder {
       errors: failures.errors,
       maxBatchRecords: writer.maxBatchRecords,
       overflowEvents: this.#p.admission.overflowEvents,
+      file: this.#p.transcript.filePath,
     }
   }
 
@@ -165,6 +166,7 @@ class SessionRecorder implements Recorder {
           RecorderErrorCode.EXIT_UNWRITTEN,
           `the process is exiting and ${unwritten} record(s) could not be written${timedOut && reason === null ? ` within exitDrainMs (${this.#o.exitDrainMs} ms)` : ''}; they are lost`,
           reason ?? undefined,
+          { lost: { records: unwritten, exact: true } },
         ),
       )
     }

@@ -1,14 +1,15 @@
-import { closeSync, readSync } from 'node:fs'
+import { closeSync, readdirSync, readSync } from 'node:fs'
+import path from 'node:path'
 
 import { type RecorderError, RecorderErrorCode } from '../errors.js'
 import { isoTimestamp } from '../util/iso-timestamp.js'
 import { recordUuid } from '../util/record-uuid.js'
-import { RECOVERED_RECORD_TYPE } from '../format/record-format.js'
+import { RECOVERED_RECORD_TYPE, transcriptFileName } from '../format/record-format.js'
+import { continuationOfPrefix, segmentNameParts } from '../format/segments.js'
 import { type QueuedRecord, serializeRecord } from './serialize-record.js'
 import { inspectTailSync, inspectWholeTailSync, openRegularSync } from './inspect-tail.js'
-import { sessionOfPrefix } from './file-scan.js'
 import { errorCode } from '../util/transient-errors.js'
-import { OWNERSHIP_PREFIX_BYTES, ownershipOfPrefix } from '../format/file-ownership.js'
+import { OWNERSHIP_PREFIX_BYTES, ownershipOfPrefix, sessionOfPrefix } from '../format/file-ownership.js'
 
 /** What a resumed transcript holds at its end, found synchronously by `createRecorder`. */
 export interface Resumed {
@@ -86,6 +87,42 @@ export function inspectForResume(
     chainUuid: hangsFrom ? last.parentUuid : (last?.uuid ?? null),
     torn: tail.tornBytes > 0 ? { offset: tail.validLength, length: tail.tornBytes } : null,
   }
+}
+
+/**
+ * The file a resumed session is appended to: its last segment (format/segments.ts) — the segment whose
+ * continuation record says the highest `segment` — or, with none, its path. Synchronous, like the rest of
+ * `createRecorder`'s resume: one directory listing and the first bytes of each file named like a segment.
+ */
+export function fileToResume(dir: string, sessionId: string): string {
+  const sessionPath = path.join(dir, transcriptFileName(sessionId))
+  let names: string[]
+  try {
+    names = readdirSync(dir)
+  } catch {
+    // No directory (a new session) or none readable: the path, whose own checks say what is wrong.
+    return sessionPath
+  }
+  let last: { readonly segment: number; readonly path: string } | undefined
+  for (const name of names) {
+    if (segmentNameParts(name)?.sessionId !== sessionId) continue
+    const segmentPath = path.join(dir, name)
+    let prefix: Buffer
+    try {
+      prefix = readFirstBytes(segmentPath)
+    } catch {
+      // Not a regular file, or unreadable: not a segment the session can go on in.
+      continue
+    }
+    const continuation = continuationOfPrefix(prefix, prefix.length, sessionId)
+    if (
+      continuation !== undefined &&
+      continuation.segment >= 2 &&
+      continuation.segment > (last?.segment ?? 1)
+    )
+      last = { segment: continuation.segment, path: segmentPath }
+  }
+  return last?.path ?? sessionPath
 }
 
 function readFirstBytes(filePath: string): Buffer {

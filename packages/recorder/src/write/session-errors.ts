@@ -1,4 +1,4 @@
-import { RecorderError, type RecorderErrorCode, SessionLockedError } from '../errors.js'
+import { type RecordCount, RecorderError, type RecorderErrorCode, SessionLockedError } from '../errors.js'
 
 /** What every error of one recorder says about its session. */
 export interface SessionDetails {
@@ -14,12 +14,20 @@ export function sessionError(
   code: RecorderErrorCode,
   what: string,
   cause: unknown,
+  loss?: Loss,
 ): RecorderError {
   const reason = cause instanceof Error ? `: ${cause.message}` : ''
   return new RecorderError(code, `Session "${details.sessionId}": ${what}${reason}`, {
     ...details,
     cause,
+    ...loss,
   })
+}
+
+/** The typed loss an error carries (`error.lost`, `error.moved`). */
+export interface Loss {
+  readonly lost?: RecordCount
+  readonly moved?: RecordCount
 }
 
 /** The same error, restated with the count of records unwritten now. */
@@ -31,6 +39,8 @@ export function withUnwrittenCount(error: RecorderError, details: SessionDetails
     unwrittenRecords: unwritten,
     // The OS error stays the cause, as in the original report.
     cause: error.cause,
+    ...(error.lost === undefined ? {} : { lost: error.lost }),
+    ...(error.moved === undefined ? {} : { moved: error.moved }),
   }
   if (error instanceof SessionLockedError) return new SessionLockedError(restated)
   return new RecorderError(error.code, `${unwritten} record(s) not persisted: ${error.message}`, restated)

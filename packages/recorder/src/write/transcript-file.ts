@@ -1,11 +1,11 @@
 import { constants } from 'node:fs'
 
 import { RecorderErrorCode } from '../errors.js'
-import { OWNERSHIP_PREFIX_BYTES, ownershipOfPrefix } from '../format/file-ownership.js'
+import { OWNERSHIP_PREFIX_BYTES, ownershipOfPrefix, sessionOfPrefix } from '../format/file-ownership.js'
 import type { FileIdentity } from '../util/recorder-fs.js'
 import { errorCode } from '../util/transient-errors.js'
 import type { ExpectedContent } from './expected-content.js'
-import { bytesAt, sessionOfPrefix } from './file-scan.js'
+import { bytesAt } from './file-scan.js'
 import * as io from './io.js'
 import type { ErrorFactory } from './path-outcome.js'
 import { changingMessage } from './path-reports.js'

@@ -1,4 +1,3 @@
-import type { RecorderError, RecorderErrorCode } from '../errors.js'
 import type { FsyncMode } from '../options.js'
 import type { Chunk, RecordQueue } from './record-queue.js'
 import type { Goal } from './goals.js'
@@ -7,7 +6,7 @@ import type { Reporter } from './reporter.js'
 import type { Custody } from './custody.js'
 import type { FailureLatch } from './failure-latch.js'
 import { checkPath } from './path-check.js'
-import type { Transcript } from './transcript.js'
+import type { ErrorFactory, Transcript } from './transcript.js'
 import { type WatermarkFollower, Watermarks } from './watermarks.js'
 
 const NEWLINE = 0x0a
@@ -21,7 +20,7 @@ export interface CycleSettings {
   readonly fsync: FsyncMode
   /** `maxWriteBytes`: the most UTF-8 bytes one write carries. */
   readonly maxWriteBytes: number
-  readonly error: (code: RecorderErrorCode, what: string, cause: unknown) => RecorderError
+  readonly error: ErrorFactory
   /** Who follows the persisted watermark (the meta sidecar; null without one). */
   readonly follower: WatermarkFollower | null
   /** Where the chain stood when the transcript was resumed (null: a new transcript). */
@@ -177,7 +176,7 @@ export class WriteCycle {
       marks: this.marks,
       custody: s.custody,
       error: s.error,
-      report: (code, message) => s.reporter.report(s.error(code, message, undefined)),
+      report: (code, message, loss) => s.reporter.report(s.error(code, message, undefined, loss)),
       restartChunk: () => {
         if (this.#restartRecord()) return
         if (this.#current !== null) this.#current.written = 0

@@ -2,6 +2,7 @@ import { InvalidRecordError } from '../errors.js'
 import type { ResolvedOptions, WriterProfile } from '../options.js'
 import { CLAUDE_METADATA_TYPES } from '../format/agent-record-types.js'
 import { RECOVERED_RECORD_TYPE, TITLE_RECORD_TYPE } from '../format/record-format.js'
+import { CONTINUATION_RECORD_TYPE } from '../format/segments.js'
 import { applyToJSON } from './serialize-record.js'
 import { CODEX_METADATA_TYPES } from './turns/codex.js'
 
@@ -20,7 +21,7 @@ export interface ProfileRules {
   readonly metadataParentIsNull: boolean
 }
 
-const OWN_METADATA = [TITLE_RECORD_TYPE, RECOVERED_RECORD_TYPE]
+const OWN_METADATA = [TITLE_RECORD_TYPE, RECOVERED_RECORD_TYPE, CONTINUATION_RECORD_TYPE]
 
 export function profileRules(options: Pick<ResolvedOptions, 'profile' | 'profileFields'>): ProfileRules {
   const { profile, profileFields } = options

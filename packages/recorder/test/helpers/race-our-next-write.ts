@@ -60,8 +60,7 @@ export function recorderWithARacedWrite(
 }
 
 /** How many records the recorder said were lost, summed over `errors` (reports without a count add 0). */
-export function reportedLost(errors: readonly { readonly message: string }[]): number {
-  return errors
-    .map((error) => /(\d+) record\(s\) already written were lost/.exec(error.message)?.[1])
-    .reduce((sum, count) => sum + (count === undefined ? 0 : Number(count)), 0)
+export function reportedLost(errors: readonly { readonly lost?: { readonly records: number } }[]): number {
+  // The typed field, never the message: a program counting losses reads `error.lost`.
+  return errors.reduce((sum, error) => sum + (error.lost?.records ?? 0), 0)
 }

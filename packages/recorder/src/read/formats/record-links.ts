@@ -1,4 +1,5 @@
 import { RECOVERED_RECORD_TYPE, TITLE_RECORD_TYPE, type SessionRecord } from '../../format/record-format.js'
+import { CONTINUATION_RECORD_TYPE } from '../../format/segments.js'
 
 /**
  * The parent a branch walk follows from `record`. Usually its `parentUuid`; Claude Code's compaction
@@ -16,7 +17,11 @@ export function linkParentOf(record: SessionRecord): string | null {
 }
 
 /** Our own metadata records: they name or explain the session and are never a conversation's leaf. */
-const OWN_METADATA_TYPES: ReadonlySet<string> = new Set([TITLE_RECORD_TYPE, RECOVERED_RECORD_TYPE])
+const OWN_METADATA_TYPES: ReadonlySet<string> = new Set([
+  TITLE_RECORD_TYPE,
+  RECOVERED_RECORD_TYPE,
+  CONTINUATION_RECORD_TYPE,
+])
 
 /**
  * Whether `record` can end the active branch when no leaf is given: not our metadata (`title`,
