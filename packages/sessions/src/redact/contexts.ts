@@ -36,7 +36,7 @@ const URL_CREDENTIAL =
  * a line break, written or JSON-escaped).
  */
 const COMMAND =
-  /\b(?:curl|curlie|wget|https?|mysql|mysqldump|mysqladmin|mariadb|mariadb-dump|sshpass|docker|podman|nerdctl|helm)\b/g
+  /\b(?:curl|curlie|wget|https?|mysql|mysqldump|mysqladmin|mariadb|mariadb-dump|sshpass|redis-cli|docker|podman|nerdctl|helm)\b/g
 const ARGUMENTS_END = /[;|&\r\n]|\\n/g
 /** The most characters of one command's arguments searched. */
 const MAX_ARGUMENTS = 4096
@@ -48,6 +48,10 @@ const USER_OPTION =
 const ATTACHED_P = /(?<![\w-])-p\\{0,3}["']?(?<password>[^\s'"\\-][^\s'"\\]{2,200})/g
 /** sshpass's `-p PW`, and `docker login -p PW`. */
 const SPACED_P = /(?<![\w-])-p[ \t]*\\{0,3}["']?(?<password>[^\s'"\\-][^\s'"\\]{2,200})/g
+/** redis-cli's `-a PW`. */
+const SPACED_A = /(?<![\w-])-a[ \t]+\\{0,3}["']?(?<password>[^\s'"\\-][^\s'"\\]{2,200})/g
+/** OpenSSL's `-passin pass:PW`, `-passout pass:PW`, `-pass pass:PW`. */
+const OPENSSL_PASS = /(?<![\w-])-pass(?:in|out)?[ \t]+\\{0,3}["']?pass:(?<password>[^\s'"\\]{1,200})/g
 /** `.netrc`: `login <user> password <password>`. */
 const NETRC = /\blogin[ \t]+\S{1,100}[ \t]+password[ \t]+(?<password>\S{1,200})/g
 
@@ -83,6 +87,7 @@ function scanCommands(text: string, out: SecretFinding[]): void {
     if (name === 'mysql' || name.startsWith('mysql') || name.startsWith('mariadb'))
       optionPasswords(text, from, to, ATTACHED_P, out)
     else if (name === 'sshpass') optionPasswords(text, from, to, SPACED_P, out)
+    else if (name === 'redis-cli') optionPasswords(text, from, to, SPACED_A, out)
     else if (['docker', 'podman', 'nerdctl', 'helm'].includes(name)) {
       if (/\blogin\b/.test(text.slice(from, to))) optionPasswords(text, from, to, SPACED_P, out)
     } else optionPasswords(text, from, to, USER_OPTION, out)
@@ -120,6 +125,7 @@ function scanContexts(text: string, hits: ReadonlySet<string>): SecretFinding[] 
     }
   if (COMMAND_ANCHORS.some((anchor) => hits.has(anchor))) scanCommands(text, out)
   if (hits.has('login')) optionPasswords(text, 0, text.length, NETRC, out)
+  if (hits.has('pass:')) optionPasswords(text, 0, text.length, OPENSSL_PASS, out)
   return out
 }
 
@@ -130,6 +136,7 @@ const COMMAND_ANCHORS = [
   'mysql',
   'mariadb',
   'sshpass',
+  'redis-cli',
   'docker',
   'podman',
   'nerdctl',
@@ -141,6 +148,7 @@ const ANCHORS: readonly Anchor[] = [
   { text: 'bearer', caseless: true },
   { text: '://' },
   { text: 'login' },
+  { text: 'pass:' },
   ...COMMAND_ANCHORS.map((text) => ({ text })),
 ]
 

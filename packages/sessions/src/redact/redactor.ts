@@ -44,32 +44,10 @@ export function mergeFindings(findings: readonly SecretFinding[]): SecretFinding
   return merged
 }
 
-/** `findings` and the image data URIs of `text`, merged. */
-function withImages(text: string, findings: readonly SecretFinding[]): SecretFinding[] {
-  const images: SecretFinding[] = []
-  for (const m of text.matchAll(IMAGE_DATA_URI))
-    images.push({ start: m.index, end: m.index + m[0].length, kind: 'image' })
-  return images.length === 0 ? [...findings] : mergeFindings([...images, ...findings])
-}
-
 /** The placeholder a secret of `kind` is replaced by. */
 export function placeholder(kind: string): string {
   return `[REDACTED:${kind}]`
 }
-
-/** Options of {@link Redactor}. */
-export interface RedactorOptions {
-  /**
-   * Let images through: their bytes are shown as the transcript holds them (`--keep-images`). Otherwise
-   * an image never carries its bytes: an image data URI in a text becomes `[REDACTED:image]`, and
-   * {@link Redactor.allowImage} says no (each counted as `image`).
-   * @default false
-   */
-  readonly keepImages?: boolean
-}
-
-/** An image as a `data:` URI (RFC 2397), its base64 possibly wrapped or JSON-escaped. */
-const IMAGE_DATA_URI = /data:image\/[A-Za-z0-9.+-]{1,40};base64,[A-Za-z0-9+/=\s\\]{4,}/gi
 
 /**
  * Replaces secrets in texts and values and counts them. One redactor per export (or per recorder): its
@@ -78,36 +56,10 @@ const IMAGE_DATA_URI = /data:image\/[A-Za-z0-9.+-]{1,40};base64,[A-Za-z0-9+/=\s\
 export class Redactor {
   /** Counts by kind, added up over every call. */
   readonly #counts = new Map<string, number>()
-  /** Whether images keep their bytes (see {@link RedactorOptions.keepImages}). */
-  readonly keepsImages: boolean
 
-  constructor(options: RedactorOptions = {}) {
-    if (typeof options !== 'object' || options === null)
-      throw new TypeError(
-        `Expected \`options\` to be an object, got \`${String(options)}\` (${typeof options})`,
-      )
-    const { keepImages = false } = options
-    if (typeof keepImages !== 'boolean')
-      throw new TypeError(
-        `Expected \`keepImages\` to be a boolean, got \`${String(keepImages)}\` (${typeof keepImages})`,
-      )
-    this.keepsImages = keepImages
-  }
-
-  /**
-   * Whether an image block may be shown with its bytes. A renderer asks before it inlines one: no (and the
-   * image is counted as `image`) unless the redactor keeps images.
-   */
-  allowImage(): boolean {
-    if (this.keepsImages) return true
-    this.#counts.set('image', (this.#counts.get('image') ?? 0) + 1)
-    return false
-  }
-
-  /** `text` with every secret replaced by `[REDACTED:<kind>]` (and images' data URIs, unless kept). */
+  /** `text` with every secret replaced by `[REDACTED:<kind>]`. */
   redactText(text: string): string {
-    let findings = findSecrets(text)
-    if (!this.keepsImages && text.includes('data:image/')) findings = withImages(text, findings)
+    const findings = findSecrets(text)
     if (findings.length === 0) return text
     let out = ''
     let at = 0
