@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs'
 import type { AgentSpec, Cumulative } from './agents/agent.js'
 import type { AgentOutcome, ScenarioOutcome } from './drive.js'
 import { expectation, ZERO, type Exclusion, type Match, type Totals } from './expect.js'
@@ -35,6 +36,8 @@ export interface ScenarioCheck {
   readonly failures: readonly string[]
   /** Agent exits that were not expected (a crash, a timeout), for the report. */
   readonly runNotes: readonly string[]
+  /** How long each agent command took, in ms. */
+  readonly stepMs: readonly number[]
 }
 
 function strings(value: unknown, out: Set<string>): Set<string> {
@@ -55,17 +58,21 @@ function totalsOf(value: unknown): Totals {
   return out as unknown as Totals
 }
 
-/** The texts `show` must print for a scenario: its prompt markers, each tool it called, each answer recorded. */
-function needles(
-  outcome: ScenarioOutcome,
-  entries: readonly LogEntry[],
-  matched: ReadonlySet<number>,
-): string[] {
+/**
+ * The texts `show` must print for a scenario: its prompt markers, and each tool call and answer of the server's
+ * that the agent wrote into its files (found in their raw bytes).
+ */
+function needles(outcome: ScenarioOutcome, entries: readonly LogEntry[], raw: string): string[] {
   const out = [...outcome.scenario.prompts]
   for (const entry of entries) {
-    if (!matched.has(entry.seq) || entry.purpose !== 'main') continue
-    if (entry.reply === 'tool' && entry.toolName !== undefined) out.push(entry.toolName)
-    if (entry.reply === 'text') out.push(`Conformance answer ${entry.seq}:`)
+    if (entry.purpose !== 'main' || entry.turn === 'side') continue
+    if (entry.reply === 'tool' && entry.toolName !== undefined && raw.includes(`"${entry.toolName}"`)) {
+      out.push(entry.toolName)
+    }
+    // Answers to our prompts and tool results that the agent wrote into its files; a side request (Qwen's
+    // memory extraction) is not part of the conversation, though its text may sit in a telemetry line.
+    const answer = `Conformance answer ${entry.seq}:`
+    if (entry.reply === 'text' && raw.includes(answer)) out.push(answer)
   }
   return out
 }
@@ -115,8 +122,8 @@ export async function checkAgent(
     }
     const notListed = files.filter((f) => !listed.has(f))
     if (notListed.length > 0) failures.push(`not listed: ${notListed.map(shortName).join(', ')}`)
-    const matched = new Set(exp.matches.map((m) => m.seq))
-    const missing = needles(scenarioOutcome, own, matched).filter((needle) => !shown.includes(needle))
+    const raw = files.map((f) => readFileSync(f, 'utf8')).join('\n')
+    const missing = needles(scenarioOutcome, own, raw).filter((needle) => !shown.includes(needle))
     if (missing.length > 0) failures.push(`show does not print: ${missing.join(' | ')}`)
     let ours = ZERO
     let unreadLines = 0
@@ -139,7 +146,8 @@ export async function checkAgent(
     const diff = TOKEN_FIELDS.filter((field) => ours[field] !== exp.totals[field])
     if (diff.length > 0)
       failures.push(`usage ${diff.map((f) => `${f} ${ours[f]} ≠ ${exp.totals[f]}`).join(', ')}`)
-    const agentOwn = spec.cumulative?.(files)
+    const where = { bin: outcome.bin, env: outcome.env, cwd: scenarioOutcome.cwd }
+    const agentOwn = await spec.cumulative?.(files, where)
     if (
       agentOwn !== undefined &&
       (agentOwn.inputTokens !== exp.totals.inputTokens || agentOwn.outputTokens !== exp.totals.outputTokens)
@@ -169,6 +177,7 @@ export async function checkAgent(
         ...failures,
       ],
       runNotes: notes,
+      stepMs: scenarioOutcome.runs.map((r) => r.ms),
     })
   }
   return listProblem === undefined ? { scenarios } : { scenarios, listProblem }

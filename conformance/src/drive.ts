@@ -14,12 +14,15 @@ export interface ScenarioOutcome {
   readonly scenario: Scenario
   readonly label: string
   readonly runs: readonly AgentRun[]
+  readonly cwd: string
   /** Session files this scenario created or changed (the harness's own before/after snapshot). */
   readonly files: readonly string[]
 }
 
 export interface AgentOutcome {
   readonly home: string
+  readonly bin: string
+  readonly env: NodeJS.ProcessEnv
   readonly scenarios: readonly ScenarioOutcome[]
   readonly allFiles: readonly string[]
 }
@@ -95,8 +98,8 @@ export async function driveAgent(
     }
     const after = snapshot(spec.sessionFiles(home))
     const files = [...after].filter(([file, stamp]) => before.get(file) !== stamp).map(([file]) => file)
-    scenarios.push({ scenario, label, runs, files })
+    scenarios.push({ scenario, label, runs, cwd, files })
   }
   server.setScenario('none', { requestId: false })
-  return { home, scenarios, allFiles: spec.sessionFiles(home) }
+  return { home, bin, env, scenarios, allFiles: spec.sessionFiles(home) }
 }

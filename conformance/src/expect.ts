@@ -56,13 +56,18 @@ function hasNumber(text: string, n: number): boolean {
   return new RegExp(`(?<![0-9.])${n}(?![0-9.])`).test(text)
 }
 
-/** The two figures of a request's tuple as the API sent them (what an agent copies into its record). */
-function tuple(entry: LogEntry): readonly [number, number] | undefined {
+/**
+ * The pairs of figures an agent may have copied from a request's usage: its input as the API sent it or
+ * without the cached part (OpenCode keeps `input` apart from `cache.read`), and its output with or without
+ * reasoning (Gemini's `candidatesTokenCount`, OpenCode's `output`). Each request's figures are distinct from
+ * every other's (server/reply.ts), so any pair found in one file names this request.
+ */
+function tuples(entry: LogEntry): (readonly [number, number])[] {
   const u = entry.usage
-  if (u === undefined || !entry.completed) return undefined
-  if (entry.api === 'anthropic-messages') return [u.fresh, u.output]
-  if (entry.api === 'gemini') return [u.fresh + u.cacheRead, u.output - u.reasoning]
-  return [u.fresh + u.cacheRead, u.output]
+  if (u === undefined || !entry.completed) return []
+  const inputs = new Set([u.fresh, u.fresh + u.cacheRead, u.fresh + u.cacheRead + u.cacheWrite])
+  const outputs = new Set([u.output, u.output - u.reasoning])
+  return [...inputs].flatMap((i) => [...outputs].map((o) => [i, o] as const))
 }
 
 function excludeReason(entry: LogEntry): string {
@@ -100,11 +105,11 @@ function findMatch(entry: LogEntry, texts: readonly { file: string; text: string
     if (entry.requestId !== undefined && text.includes(`"${entry.requestId}"`))
       return { seq: entry.seq, by: 'request id', file }
   }
-  const pair = tuple(entry)
-  if (pair === undefined) return undefined
   for (const { file, text } of texts) {
-    if (hasNumber(text, pair[0]) && hasNumber(text, pair[1]))
-      return { seq: entry.seq, by: 'token tuple', file }
+    for (const [input, output] of tuples(entry)) {
+      if (hasNumber(text, input) && hasNumber(text, output))
+        return { seq: entry.seq, by: 'token tuple', file }
+    }
   }
   return undefined
 }

@@ -15,14 +15,14 @@ import { agentTable } from './table.js'
  * `--latest` (today's releases, to catch drift early) always exits 0: it informs, it never blocks.
  */
 
-/** Runs older than this are deleted when a new one starts (the last ones stay for inspection). */
-const KEEP_RUNS_MS = 24 * 3600_000
+/** Earlier runs kept for inspection when a new one starts; older ones are deleted. */
+const KEEP_RUNS = 3
 
 function pruneRuns(dir: string): void {
-  for (const name of readdirSync(dir)) {
-    const path = join(dir, name)
-    if (Date.now() - statSync(path).mtimeMs > KEEP_RUNS_MS) rmSync(path, { recursive: true, force: true })
-  }
+  const runs = readdirSync(dir)
+    .map((name) => ({ path: join(dir, name), mtime: statSync(join(dir, name)).mtimeMs }))
+    .sort((a, b) => b.mtime - a.mtime)
+  for (const run of runs.slice(KEEP_RUNS)) rmSync(run.path, { recursive: true, force: true })
 }
 
 async function main(): Promise<number> {
@@ -67,6 +67,8 @@ async function main(): Promise<number> {
         nodeBinDir,
       )
       const { scenarios } = await checkAgent(spec, outcome, server.entries)
+      // The agents' caches are no session data, and Copilot's alone is ~235 MB per home.
+      rmSync(join(outcome.home, '.cache'), { recursive: true, force: true })
       const seconds = ((Date.now() - started) / 1000).toFixed(0)
       const title = `${spec.title} ${installed.version}${installed.fresh ? ' (installed now)' : ''}, ${seconds} s, home ${outcome.home}`
       process.stdout.write(`\n${agentTable(title, scenarios)}`)

@@ -30,6 +30,14 @@ export interface Scenario {
   readonly prompts: readonly string[]
 }
 
+/** What an agent's own total may need beyond its files: OpenCode asks its own CLI (`opencode db`). */
+export interface CumulativeContext {
+  readonly bin: string
+  readonly env: NodeJS.ProcessEnv
+  /** The scenario's working directory (OpenCode keys sessions on it). */
+  readonly cwd: string
+}
+
 /** The agent's own cumulative figure for a set of its session files, when it keeps one. */
 export interface Cumulative {
   /** Where it came from, e.g. `last token_count total_token_usage`. */
@@ -52,7 +60,7 @@ export interface AgentSpec {
   dataDir(home: string): string
   /** Every session file the agent wrote under its home. */
   sessionFiles(home: string): string[]
-  cumulative?(files: readonly string[]): Cumulative | undefined
+  cumulative?(files: readonly string[], where: CumulativeContext): Promise<Cumulative | undefined>
 }
 
 /** The prompts every agent gets; the markers in brackets tell the server what to answer (server/reply.ts). */

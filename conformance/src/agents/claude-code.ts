@@ -19,7 +19,9 @@ interface ModelUsage {
  * and including its subagents' requests (so subagent files are not added again). Its `inputTokens` is the
  * uncached part; the cache figures are added to compare with the normalized input.
  */
-function cumulative(files: readonly string[]): Cumulative | undefined {
+// async: the interface's (OpenCode's total needs a child process); reading these files is quick and sync.
+// eslint-disable-next-line @typescript-eslint/require-await
+async function cumulative(files: readonly string[]): Promise<Cumulative | undefined> {
   let input = 0
   let output = 0
   let found = false

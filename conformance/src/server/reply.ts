@@ -50,15 +50,7 @@ const SHELL_TOOLS = [
   'powershell',
 ]
 /** Names of subagent tools (Claude Code's `Agent`/`Task`, Qwen's `task`/`agent`, Gemini's and Copilot's). */
-const SUBAGENT_TOOLS = [
-  'Agent',
-  'Task',
-  'task',
-  'agent',
-  'delegate_to_agent',
-  'spawn_agent',
-  'general-purpose',
-]
+const SUBAGENT_TOOLS = ['Agent', 'Task', 'task', 'agent', 'invoke_agent', 'delegate_to_agent', 'spawn_agent']
 
 /** The answer text of request `seq`: unique, so `show` can be checked for it. */
 export function answerText(seq: number): string {
@@ -84,19 +76,21 @@ function shellArgs(tool: OfferedTool): Record<string, unknown> {
 function subagentArgs(tool: OfferedTool): Record<string, unknown> {
   const props = properties(tool.parameters)
   const args: Record<string, unknown> = {}
-  const task = 'List the files in this directory and say what they are.'
+  const task = 'CONF-SUBTASK: List the files in this directory and say what they are.'
   for (const key of ['description', 'prompt', 'task', 'query', 'objective', 'message'])
     if (key in props) args[key] = task
   if ('description' in props) args['description'] = 'List the files'
   if ('subagent_type' in props) args['subagent_type'] = 'general-purpose'
   if ('agent_type' in props) args['agent_type'] = 'general-purpose'
+  // Gemini CLI's invoke_agent names one of its built-in subagents.
+  if ('agent_name' in props) args['agent_name'] = 'generalist'
   if (Object.keys(args).length === 0) args['prompt'] = task
   return args
 }
 
 /** A value matching a (simple) JSON schema: enums prefer `user` (Gemini's next-speaker check then stops). */
-export function fillSchema(schema: unknown): unknown {
-  if (typeof schema !== 'object' || schema === null) return 'ok'
+export function fillSchema(schema: unknown, text = 'conformance'): unknown {
+  if (typeof schema !== 'object' || schema === null) return text
   const s = schema as {
     type?: unknown
     enum?: unknown[]
@@ -108,13 +102,13 @@ export function fillSchema(schema: unknown): unknown {
   if (Array.isArray(s.enum) && s.enum.length > 0) return s.enum.includes('user') ? 'user' : s.enum[0]
   if (type === 'object' || (type === undefined && 'properties' in s)) {
     const out: Record<string, unknown> = {}
-    for (const [key, value] of Object.entries(properties(s))) out[key] = fillSchema(value)
+    for (const [key, value] of Object.entries(properties(s))) out[key] = fillSchema(value, text)
     return out
   }
   if (type === 'integer' || type === 'number') return Math.max(s.minimum ?? 1, Math.min(s.maximum ?? 50, 50))
   if (type === 'boolean') return false
   if (type === 'array') return []
-  return 'conformance'
+  return text
 }
 
 /** The reply to request `seq`. */
@@ -147,6 +141,12 @@ export function decide(view: TurnView, seq: number): Reply {
     const tool = pick(SHELL_TOOLS)
     if (tool !== undefined)
       return { kind: 'tool', text: 'Let me list the files.', name: tool.name, args: shellArgs(tool) }
+  }
+  // A subagent that must end by calling a tool (Gemini CLI's `complete_task`) gets its answer through it.
+  const complete = view.tools.find((t) => t.name === 'complete_task')
+  if (complete !== undefined) {
+    const args = fillSchema(complete.parameters, answerText(seq))
+    return { kind: 'tool', text: answerText(seq), name: complete.name, args: args as Record<string, unknown> }
   }
   return { kind: 'text', text: answerText(seq) }
 }

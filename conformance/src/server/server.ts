@@ -19,6 +19,8 @@ import type { Wire } from './wire.js'
 
 export interface LogEntry {
   readonly seq: number
+  /** When the request arrived (ISO 8601). */
+  readonly at: string
   readonly scenario: string
   /** anthropic-messages, openai-chat, openai-responses, gemini; `other` for a request that is no model call. */
   readonly api: string
@@ -28,6 +30,11 @@ export interface LogEntry {
   /** What the request was for, as the server saw it: `json` (a schema-bound side call), `main`, `other`. */
   readonly purpose: 'json' | 'main' | 'other'
   readonly reply?: 'text' | 'tool' | 'stall'
+  /**
+   * What the request answers: `prompt` (its last user message is one of ours, marked `CONF-`), `tool-result`,
+   * or `side` (anything else an agent asks on its own, such as Qwen Code's memory extraction).
+   */
+  readonly turn?: 'prompt' | 'tool-result' | 'side'
   readonly toolName?: string
   readonly text?: string
   readonly responseId?: string
@@ -101,7 +108,14 @@ export async function startServer(logFile: string, bodiesDir?: string): Promise<
     const n = seq
     if (bodiesDir !== undefined)
       writeFileSync(join(bodiesDir, `${n}.json`), JSON.stringify({ path: req.url, body }))
-    const base = { seq: n, scenario, path: `${method} ${req.url ?? '/'}`, stream: false, completed: true }
+    const base = {
+      seq: n,
+      at: new Date().toISOString(),
+      scenario,
+      path: `${method} ${req.url ?? '/'}`,
+      stream: false,
+      completed: true,
+    }
     if (target === undefined || target === 'count') {
       log({ ...base, api: 'other', model: str(body['model'], ''), purpose: 'other' })
       if (target === 'count') return sendJson(res, 200, { input_tokens: 1000, totalTokens: 1000 })
@@ -144,6 +158,7 @@ export async function startServer(logFile: string, bodiesDir?: string): Promise<
       stream,
       purpose: view.jsonSchema === undefined ? 'main' : 'json',
       reply: reply.kind,
+      turn: view.afterToolResult ? 'tool-result' : view.lastUserText.includes('CONF-') ? 'prompt' : 'side',
       ...(reply.kind === 'tool' ? { toolName: reply.name } : {}),
       text: reply.text,
       responseId: chatId,

@@ -1,0 +1,64 @@
+import { mkdirSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { walk } from '../files.js'
+import { PROMPTS, type AgentSpec } from './agent.js'
+
+/**
+ * Gemini CLI: Gemini API (a router `generateContent` call, then `streamGenerateContent?alt=sse`); sessions in
+ * ~/.gemini/tmp/<project>/chats/session-*.jsonl, a subagent's in chats/<session id>/<id>.jsonl. Needs Node 22.
+ */
+
+const RUN = ['--yolo', '-p']
+
+export const gemini: AgentSpec = {
+  name: 'gemini',
+  title: 'Gemini CLI',
+  bin: 'gemini',
+  needsNode22: true,
+  scenarios: [
+    {
+      label: 'simple',
+      requestId: false,
+      steps: [{ args: [...RUN, PROMPTS.simple] }],
+      prompts: ['CONF-SIMPLE'],
+    },
+    {
+      label: 'tool-resume',
+      requestId: false,
+      steps: [
+        { args: [...RUN, PROMPTS.tool] },
+        { args: ['--yolo', '--resume', 'latest', '-p', PROMPTS.resume] },
+      ],
+      prompts: ['CONF-TOOL', 'CONF-RESUME'],
+    },
+    {
+      label: 'killed',
+      requestId: false,
+      steps: [{ args: [...RUN, PROMPTS.killed], kill: 'on-stall' }],
+      prompts: ['CONF-KILLED'],
+    },
+    {
+      label: 'subagent',
+      requestId: false,
+      steps: [{ args: [...RUN, PROMPTS.subagent] }],
+      prompts: ['CONF-SUBAGENT'],
+    },
+  ],
+  setup(ctx) {
+    const dir = join(ctx.home, '.gemini')
+    mkdirSync(dir, { recursive: true })
+    const settings = {
+      security: { auth: { selectedType: 'gemini-api-key' }, folderTrust: { enabled: false } },
+      privacy: { usageStatisticsEnabled: false },
+      general: { disableAutoUpdate: true, disableUpdateNag: true },
+    }
+    writeFileSync(join(dir, 'settings.json'), `${JSON.stringify(settings, null, 2)}\n`)
+  },
+  env(ctx) {
+    return { GOOGLE_GEMINI_BASE_URL: ctx.serverUrl, GEMINI_API_KEY: 'dummy', GEMINI_CLI_NO_RELAUNCH: 'true' }
+  },
+  dataDir: (home) => join(home, '.gemini'),
+  sessionFiles: (home) =>
+    // Subagents write chats/<parent session id>/<subagent id>.jsonl beside the parent's session file.
+    walk(join(home, '.gemini', 'tmp')).filter((f) => /\/chats\/.*\.jsonl?$/.test(f)),
+}
