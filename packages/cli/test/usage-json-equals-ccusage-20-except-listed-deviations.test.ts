@@ -15,6 +15,7 @@ const CLAUDE = path.join(FIXTURES, 'claude', 'projects')
 const CODEX = path.join(FIXTURES, 'codex', 'sessions')
 const QWEN = path.join(FIXTURES, 'qwen', '.qwen', 'projects')
 const COPILOT = path.join(FIXTURES, 'copilot', 'session-state')
+const GEMINI = path.join(FIXTURES, 'gemini', '.gemini', 'tmp')
 const DOCS = path.resolve(packageDir, '../../docs/usage.md')
 
 const S = (n: number) => `c1a0de00-0000-4000-8000-00000000000${n}`
@@ -26,6 +27,7 @@ const DEVIATIONS = {
   'D4-long-context-price': { session: S(5) },
   'D5-qwen-subagent-telemetry': { session: 'a7e0de00-0000-4000-8000-000000000021' },
   'D6-qwen-total': { session: 'a7e0de00-0000-4000-8000-000000000021' },
+  'D7-gemini-thoughts-are-output': { session: '5e551011-0000-4000-8000-000000000041' },
 } as const
 
 interface Ours {
@@ -78,7 +80,7 @@ function expectCostWithin1Percent(ourCost: number | null, theirCost: unknown, wh
   expect(Math.abs(ourCost! - (theirCost as number)), what).toBeLessThanOrEqual((theirCost as number) / 100)
 }
 
-describe('sessiontape usage --json equals ccusage 20.0.24 on the Claude, Codex, Qwen and Copilot fixtures, except the deviations docs/usage.md lists', () => {
+describe('sessiontape usage --json equals ccusage 20.0.24 on the Claude, Codex, Qwen, Copilot and Gemini fixtures, except the deviations docs/usage.md lists', () => {
   it('docs/usage.md lists every deviation this test allows', async () => {
     const docs = await readFile(DOCS, 'utf8')
     for (const id of Object.keys(DEVIATIONS)) expect(docs).toContain(`**${id}**`)
@@ -185,6 +187,27 @@ describe('sessiontape usage --json equals ccusage 20.0.24 on the Claude, Codex, 
     const { daily: theirDays } = await golden('copilot-daily.json')
     const { days } = await ours(COPILOT, 'day')
     expect(days.map((d) => ({ date: d.date, ...asClaude(d) }))).toEqual(
+      theirDays!.map((row) => ({ date: row.date, ...pick(row, keys) })),
+    )
+  })
+
+  it('Gemini CLI, resumed: both runs counted, per session and per day; thoughts are output (D7)', async () => {
+    // Ours in ccusage's Gemini names: its input leaves the cached part out, its output the thoughts.
+    const asGemini = (o: Ours) => ({
+      inputTokens: o.inputTokens - o.cacheReadInputTokens,
+      cacheReadTokens: o.cacheReadInputTokens,
+      outputTokens: o.outputTokens - o.reasoningOutputTokens,
+      totalTokens: o.totalTokens,
+    })
+    const keys = ['inputTokens', 'cacheReadTokens', 'outputTokens', 'totalTokens']
+    const { sessions: theirSessions } = await golden('gemini-session.json')
+    const { sessions } = await ours(GEMINI, 'session')
+    expect(sessions.map((s) => s.sessionId)).toEqual([DEVIATIONS['D7-gemini-thoughts-are-output'].session])
+    expect(asGemini(sessions[0]!)).toEqual(pick(theirSessions![0]!, keys))
+    expect(sessions[0]).toMatchObject({ outputTokens: 40 + 10 + 30, reasoningOutputTokens: 10, requests: 2 })
+    const { daily: theirDays } = await golden('gemini-daily.json')
+    const { days } = await ours(GEMINI, 'day')
+    expect(days.map((d) => ({ date: d.date, ...asGemini(d) }))).toEqual(
       theirDays!.map((row) => ({ date: row.date, ...pick(row, keys) })),
     )
   })
