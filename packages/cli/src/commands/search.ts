@@ -176,7 +176,7 @@ function formatHits(result: SearchResult): string {
   const missed =
     unsearched.length === 0
       ? ''
-      : `; ${unsearched.length} file(s) or line(s) could not be searched (on stderr)`
+      : `; ${unsearched.length} file(s), line(s) or directories could not be searched, named on stderr`
   if (total === 0)
     return unsearched.length === 0
       ? `No hits in ${searched} session(s)\n`

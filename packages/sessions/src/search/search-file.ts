@@ -35,8 +35,9 @@ export interface SearchHit {
   readonly cwd?: string
 }
 
-/** A file, or one line of it, that a search could not search: a hit may be there. */
+/** A file, one line of it, or a directory of the walk that a search could not search: a hit may be there. */
 export interface Unsearched {
+  /** The file, or the directory (a walk that could not read it or stopped at its bound). */
   readonly file: string
   /** The line, when only that line could not be searched. */
   readonly line?: number
