@@ -159,10 +159,17 @@ export async function startViewer(target: string, options: ViewerOptions = {}): 
       return
     }
     if (access.kind === 'grant') {
-      send(res, 303, `See ${access.location}\n`, {
-        'Set-Cookie': gate.setCookie(),
-        Location: access.location,
-      })
+      // Redirected by the page itself (a refresh), not by a 3xx: a browser withholds a SameSite=Strict cookie
+      // from every request of a redirect chain another site began (the launch file, at file://, is one),
+      // while a navigation this origin's own page starts is same-site.
+      const location = escapeHtml(access.location)
+      send(
+        res,
+        200,
+        `<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><meta name="referrer" content="no-referrer"><meta http-equiv="refresh" content="0; url=${location}"><title>sessiontape view</title></head><body><p><a href="${location}">Open the session</a></p></body></html>\n`,
+        { 'Set-Cookie': gate.setCookie() },
+        'text/html; charset=utf-8',
+      )
       return
     }
     if (isDir && url.pathname === '/') {
