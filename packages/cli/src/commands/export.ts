@@ -45,7 +45,7 @@ export const exportCommand: Command = {
   name: 'export',
   summary: 'export a session as one self-contained HTML page or as Markdown, optionally redacted',
   usage:
-    'export <file> [--format html|md] [--out <path>] [--redact] [--branch active|all] [--input-format <f>] [--json]',
+    'export <file> [--format html|md] [--out <path>] [--redact [--keep-images]] [--branch active|all] [--input-format <f>] [--json]',
   description: `
 Renders a session of any format sessiontape reads (--input-format as --format elsewhere): turns with roles and times, tool calls with
 their results, thinking, compaction and resume/recovered markers, subagent turns nested, token usage
@@ -54,12 +54,14 @@ strict Content-Security-Policy); every piece of transcript text is escaped, link
 Markdown puts tool calls and results in fenced blocks no content can close. Prints to stdout
 unless --out is given (written through a temporary file and renamed into place; never onto the
 transcript). With --redact, secrets (API keys, tokens, private keys, JWTs, passwords in URLs,
-random-looking KEY=/token: values) become [REDACTED:<kind>] and the counts go to stderr.
+random-looking KEY=/token: values) become [REDACTED:<kind>] and the counts go to stderr; images become
+placeholders (a screenshot can show a secret no rule reads) unless --keep-images.
 `,
   options: [
     { name: 'format', value: '<html|md>', help: 'html (default): one self-contained page; md: Markdown' },
     { name: 'out', short: 'o', value: '<path>', help: 'write the export to this file instead of stdout' },
     { name: 'redact', help: 'replace secrets by [REDACTED:<kind>] and report how many of each' },
+    { name: 'keep-images', help: 'with --redact, show images anyway (placeholders otherwise)' },
     {
       name: 'branch',
       value: '<active|all>',
@@ -94,6 +96,7 @@ random-looking KEY=/token: values) become [REDACTED:<kind>] and the counts go to
         format,
         branch,
         redact: values.redact === true,
+        keepImages: values['keep-images'] === true,
         transcriptFormat,
         maxLineBytes: CLI_MAX_LINE_BYTES,
         signal: io.signal,
