@@ -71,7 +71,9 @@ export function editDiff(
   name: string,
   input: unknown,
 ): { readonly diff: string; readonly input: unknown } | undefined {
-  if (name === 'apply_patch') {
+  // `apply_patch` as its own tool, or run through Codex's shell tool as `["apply_patch", "<patch>"]`.
+  const shell = objectOf(input)?.command
+  if (name === 'apply_patch' || (Array.isArray(shell) && shell[0] === 'apply_patch')) {
     const patch = patchOf(input)
     if (patch === undefined || !patch.includes('*** ')) return undefined
     return { diff: patch.replace(/\n$/, ''), input: {} }
