@@ -147,6 +147,12 @@ export interface UsageEvent extends EventBase {
    */
   readonly requests?: number
   /**
+   * The agent's own running total of the session's input and output tokens after this request, where it
+   * keeps one (Codex's `total_token_usage`). `summarizeUsage()` checks the requests it counted against its
+   * growth and names a difference in its `problems`.
+   */
+  readonly agentTotal?: Usage
+  /**
    * Usage fields the agent wrote that are not a token count (a string, `null`, a negative number, a number
    * over 2^53 − 1): each adds 0 unless another line of the same request gives that field a count.
    */

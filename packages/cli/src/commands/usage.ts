@@ -130,14 +130,17 @@ No network. Reads files, writes nothing.
           `\`sessiontape verify\` lists ${lines === 1 ? 'it' : 'them'}.\n`,
       )
     }
-    for (const { file, line, field, value } of summary.problems) {
+    for (const { file, line, kind, field, value } of summary.problems) {
       io.err(
-        `sessiontape usage: ${displayLine(file)}:${line}: ${displayLine(field)} is ${displayLine(value)}, ` +
-          `not a token count; counted as 0 unless another line of the request gives it.\n`,
+        kind === 'not-a-count'
+          ? `sessiontape usage: ${displayLine(file)}:${line}: ${displayLine(field)} is ${displayLine(value)}, ` +
+              `not a token count; counted as 0 unless another line of the request gives it.\n`
+          : `sessiontape usage: ${displayLine(file)}:${line}: the agent's own ${displayLine(field)} disagrees ` +
+              `with its requests (${displayLine(value)}); the requests are counted.\n`,
       )
     }
     if (summary.problemsNotListed > 0)
-      io.err(`sessiontape usage: ${summary.problemsNotListed} more fields that are not a token count.\n`)
+      io.err(`sessiontape usage: ${summary.problemsNotListed} more usage problems not listed.\n`)
     const rows =
       by === 'day'
         ? summary.days.map((day) => ({ label: day.date, counts: day, models: day.models }))

@@ -87,7 +87,18 @@ export function codexCliMapper(agent: Agent = 'codex-cli'): FormatMapper {
         if (usage === undefined) return []
         const named = nonEmpty(info?.model) ?? nonEmpty(info?.model_name) ?? nonEmpty(payload.model)
         if (named !== undefined) model = named
-        return [{ kind: 'usage', ...(model === undefined ? {} : { model }), usage }]
+        // Codex's own running total after this request: the summary checks its requests against it.
+        const total = countsOf(objectOf(info?.total_token_usage))
+        const agentTotal =
+          total === undefined ? undefined : usageOf({ inputTokens: total.input, outputTokens: total.output })
+        return [
+          {
+            kind: 'usage',
+            ...(model === undefined ? {} : { model }),
+            usage,
+            ...(agentTotal === undefined ? {} : { agentTotal }),
+          },
+        ]
       }
       default:
         return []

@@ -5,6 +5,7 @@ import type { Agent, Usage, UsageEvent } from '../model.js'
 import { addUsage } from './usage.js'
 import { checkOptionsBag, checkReadOptions, invalid } from '../options.js'
 import { streamConversation } from '../stream-conversation.js'
+import { AgentTotalCheck } from './agent-total-check.js'
 import { checkDay, dayFormatter } from './days.js'
 import { checkPriceTable, Prices, type PriceTable } from './prices.js'
 import { rollUpSubagents, sessionRow, type FileTally } from './session-rows.js'
@@ -73,14 +74,18 @@ export interface AgentUsage extends UsageTotals {
   readonly sessions: number
 }
 
-/** A usage field the agent wrote that is not a token count, where it is. */
+/** A usage figure the agent wrote that cannot be counted as it is, where it is. */
 export interface UsageProblem {
   readonly file: string
   readonly line: number
-  readonly kind: 'not-a-count'
+  /**
+   * `not-a-count`: a usage field the agent wrote is not a token count. `agent-total-differs`: the agent's own
+   * running total (Codex's `total_token_usage`) grew by other figures than the requests counted.
+   */
+  readonly kind: 'not-a-count' | 'agent-total-differs'
   /** The field's path in the line, e.g. `message.usage.cache_read_input_tokens`. */
   readonly field: string
-  /** The value as JSON, cut to 40 characters. */
+  /** The value as JSON, cut to 40 characters (`agent-total-differs`: both figures). */
   readonly value: string
 }
 
@@ -210,6 +215,7 @@ export async function summarizeUsage(
     let unreadLines = 0
     // Requests with a key, held until the file ends: a later line of one may still grow its figures.
     const held = new Map<string, Held>()
+    const agentTotal = new AgentTotalCheck()
     try {
       for await (const event of streamConversation(found.file, {
         format: read.format,
@@ -232,6 +238,7 @@ export async function summarizeUsage(
           else problemsNotListed++
         }
         seeUsage(event, held, counted, (request) => countRequest(file, request))
+        agentTotal.see(event)
       }
     } catch (error) {
       if (read.signal?.aborted === true) throw error
@@ -241,6 +248,17 @@ export async function summarizeUsage(
       continue
     }
     for (const request of held.values()) countRequest(file, request)
+    const differs = since === undefined && until === undefined ? agentTotal.difference() : undefined
+    if (differs !== undefined) {
+      const problem = {
+        file: found.file,
+        kind: 'agent-total-differs',
+        field: 'total_token_usage',
+        ...differs,
+      } as const
+      if (problems.length < MAX_LISTED_PROBLEMS) problems.push(problem)
+      else problemsNotListed++
+    }
     filesRead++
     if (unreadLines > 0) linesNotRead.push({ file: found.file, lines: unreadLines })
     if (file.tally.requests > 0) files.push(file)
