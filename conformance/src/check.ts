@@ -106,6 +106,9 @@ export async function checkAgent(
     const failures: string[] = []
     const notes = runNotes(scenarioOutcome)
     if (files.length === 0) failures.push('the agent wrote no session file')
+    if (scenarioOutcome.scenario.label === 'subagent' && !own.some((e) => e.tag === 'CONF-SUBTASK')) {
+      failures.push('run: the subagent never asked the model anything (its tool call failed?)')
+    }
     let read = 0
     let shown = ''
     for (const file of files) {

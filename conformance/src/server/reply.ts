@@ -84,6 +84,12 @@ function subagentArgs(tool: OfferedTool): Record<string, unknown> {
   if ('agent_type' in props) args['agent_type'] = 'general-purpose'
   // Gemini CLI's invoke_agent names one of its built-in subagents.
   if ('agent_name' in props) args['agent_name'] = 'generalist'
+  if ('mode' in props) args['mode'] = 'sync'
+  // Whatever else the schema requires (Copilot's task wants a `name`) gets a value of its type.
+  const required = (tool.parameters as { required?: unknown } | undefined)?.required
+  for (const key of Array.isArray(required) ? (required as unknown[]) : []) {
+    if (typeof key === 'string' && !(key in args)) args[key] = fillSchema(props[key], 'conformance-subtask')
+  }
   if (Object.keys(args).length === 0) args['prompt'] = task
   return args
 }

@@ -35,6 +35,8 @@ export interface LogEntry {
    * or `side` (anything else an agent asks on its own, such as Qwen Code's memory extraction).
    */
   readonly turn?: 'prompt' | 'tool-result' | 'side'
+  /** The `CONF-…` tag of the prompt answered (`CONF-SUBTASK` = a subagent's own request), when there is one. */
+  readonly tag?: string
   readonly toolName?: string
   readonly text?: string
   readonly responseId?: string
@@ -71,6 +73,11 @@ function route(
   if (gemini === null) return undefined
   if (gemini[2] === 'countTokens') return 'count'
   return { wire: geminiWire, model: gemini[1] ?? 'gemini', stream: gemini[2] === 'streamGenerateContent' }
+}
+
+function tagOf(text: string): { tag?: string } {
+  const tag = /CONF-[A-Z]+/.exec(text)?.[0]
+  return tag === undefined ? {} : { tag }
 }
 
 async function readBody(req: IncomingMessage): Promise<Record<string, unknown>> {
@@ -158,6 +165,7 @@ export async function startServer(logFile: string, bodiesDir?: string): Promise<
       stream,
       purpose: view.jsonSchema === undefined ? 'main' : 'json',
       reply: reply.kind,
+      ...tagOf(view.lastUserText),
       turn: view.afterToolResult ? 'tool-result' : view.lastUserText.includes('CONF-') ? 'prompt' : 'side',
       ...(reply.kind === 'tool' ? { toolName: reply.name } : {}),
       text: reply.text,
