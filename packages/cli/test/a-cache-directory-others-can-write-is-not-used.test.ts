@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
-import { chmod, chown, mkdir, readdir, readFile, symlink, writeFile } from 'node:fs/promises'
+import { chmod, chown, mkdir, readdir, readFile, stat, symlink, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { runCliWith, type CliResult } from './helpers/cli.js'
@@ -98,7 +98,7 @@ describe('a cache directory others can write is not used: no forged figure, noth
   for (const [what, mode] of [
     ['world-writable', 0o777],
     ['group-writable', 0o770],
-    ['readable by others', 0o755],
+    ['group-writable and sticky', 0o1770],
   ] as const) {
     it(`a ${what} cache directory (${mode.toString(8)}) holding a forged shard: bypassed, said once`, async () => {
       await withTemp(async (root) => {
@@ -119,12 +119,31 @@ describe('a cache directory others can write is not used: no forged figure, noth
           expect(result.stdout).not.toContain(String(FORGED_TOKENS))
           expect(result.stderr.match(/ERR_CACHE_DIR_UNSAFE|is not used/g)).toHaveLength(1)
         }
-        expect(seen.search.stderr).toContain('group or others have access to it')
+        expect(seen.search.stderr).toContain('group or others may write to it')
         // Nothing in it was written, renamed or removed.
         expect(await snapshot(cacheDir)).toEqual(before)
       })
     })
   }
+
+  it('a 755 directory of ours is used: its shards are 0600, so others see only their names', async () => {
+    await withTemp(async (root) => {
+      const projects = path.join(root, 'projects')
+      await writeClaudeSession(projects, ID, CWD, [{ user: 'where is the pelican', assistant: 'here' }])
+      const cacheDir = path.join(root, 'cache')
+      await mkdir(cacheDir, { mode: 0o755 })
+      await chmod(cacheDir, 0o755)
+      const seen = await shown(cacheDir, projects)
+      expect(seen.cwd).toBe(CWD)
+      expect(seen.list.stderr).toBe('')
+      expect(seen.search.stderr).toBe('')
+      const dir = path.join(cacheDir, 'catalog-v3')
+      expect((await stat(dir)).mode & 0o777).toBe(0o700)
+      const shards = await readdir(dir)
+      expect(shards.length).toBeGreaterThan(0)
+      for (const shard of shards) expect((await stat(path.join(dir, shard))).mode & 0o777).toBe(0o600)
+    })
+  })
 
   it.skipIf(nobody() === undefined)(
     'a shard owned by another user (nobody) in our private directory is never read',

@@ -4,8 +4,10 @@
  * another user wrote would be a forged figure, and a directory another user controls (a link to elsewhere)
  * would have the catalog write where it was sent. What is checked, with `lstat` (a link is never followed):
  *
- * - the cache directory and its `catalog-v3` are real directories (not links), owned by this user, with no
- *   access for group or others (`0700`); every level this creates is created `0700`;
+ * - the cache directory and its `catalog-v3` are real directories (not links), owned by this user, that
+ *   neither group nor others may write to; every level this creates is created `0700`. A `0755` directory
+ *   of the user's own is used: the shards are `0600` files, so others see their names and nothing else
+ *   (refusing it would make every run read every session again, and protect nothing);
  * - every directory above them, as its real path, is owned by this user or by root, and writable by no one
  *   else unless sticky (`/tmp`): otherwise another user could move ours away and put theirs in its place
  *   between this check and a write (the rule OpenSSH's `StrictModes` applies to `~/.ssh`).
@@ -24,7 +26,7 @@ export class CacheDirError extends Error {
   readonly dir: string
   constructor(dir: string, reason: string, cause?: unknown) {
     super(
-      `the cache directory ${dir} is not used: ${reason}; the catalog is kept in memory for this run (a directory of yours with mode 700 is used)`,
+      `the cache directory ${dir} is not used: ${reason}; the catalog is kept in memory for this run (a directory of yours that only you may write to, such as mode 700, is used)`,
       cause === undefined ? undefined : { cause },
     )
     this.dir = dir
@@ -36,15 +38,15 @@ function uid(): number | undefined {
   return typeof process.getuid === 'function' ? process.getuid() : undefined
 }
 
-/** Why `info` is not a directory of this user's that only this user can enter, or undefined when it is. */
+/** Why `info` is not a directory of this user's that only this user can write to, or undefined when it is. */
 function notPrivate(info: Stats): string | undefined {
   if (info.isSymbolicLink()) return 'it is a symbolic link'
   if (!info.isDirectory()) return 'it is not a directory'
   const me = uid()
   if (me === undefined) return undefined
   if (info.uid !== me) return `it belongs to user id ${info.uid}, not to this user (${me})`
-  if ((info.mode & 0o077) !== 0)
-    return `group or others have access to it (mode ${(info.mode & 0o777).toString(8)})`
+  if ((info.mode & 0o022) !== 0)
+    return `group or others may write to it (mode ${(info.mode & 0o777).toString(8)})`
   return undefined
 }
 
