@@ -46,3 +46,12 @@ export {
 } from './usage/summarize-usage.js'
 export { BUILT_IN_PRICES, type ModelPrice, type PriceTable } from './usage/prices.js'
 export { agentHomes, existingAgentHomes, type AgentHome } from './usage/agent-homes.js'
+export {
+  readOpenCodeDb,
+  isSqliteFile,
+  OPENCODE_DB_MAX_BYTES,
+  OpenCodeDbError,
+  type OpenCodeDb,
+  type OpenCodeDbErrorCode,
+  type ReadOpenCodeDbOptions,
+} from './formats/opencode/index.js'

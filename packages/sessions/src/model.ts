@@ -25,7 +25,14 @@ export interface Usage {
 
 /** Who wrote a session: the agent's name as users know it. */
 export type Agent =
-  'sessiontape' | 'claude-code' | 'qwen-code' | 'gemini-cli' | 'codex-cli' | 'copilot-cli' | 'cursor-cli'
+  | 'sessiontape'
+  | 'claude-code'
+  | 'qwen-code'
+  | 'gemini-cli'
+  | 'codex-cli'
+  | 'copilot-cli'
+  | 'cursor-cli'
+  | 'opencode'
 
 /** What every event carries. */
 export interface EventBase {
@@ -208,7 +215,8 @@ export type EventKind = ConversationEvent['kind']
 /** A whole session, as `readConversation()` returns it. */
 export interface Conversation {
   readonly file: string
-  readonly format: TranscriptFormat
+  /** The recorder's format of a JSONL file; `opencode` for a session in OpenCode's SQLite store (formats/opencode/). */
+  readonly format: TranscriptFormat | 'opencode'
   readonly agent: Agent
   readonly sessionId?: string
   /** The best title (see `TitleEvent.source`), if the session has one. */
