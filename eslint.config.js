@@ -24,6 +24,17 @@ export default tseslint.config(
     },
   },
   {
+    // A file that one reader can hold in mind (STYLE.md: one job per file). Every line counts, blank lines
+    // and comments too: they are what a reader scrolls through, and the comments say why, so they stay.
+    files: ['packages/*/src/**/*.ts'],
+    rules: { 'max-lines': ['error', { max: 350, skipBlankLines: false, skipComments: false }] },
+  },
+  {
+    // Being rewritten by the seal-and-roll issue (41 b): these two write/ files are over 350 lines until then.
+    files: ['packages/recorder/src/write/transcript.ts', 'packages/recorder/src/write/record-queue.ts'],
+    rules: { 'max-lines': 'off' },
+  },
+  {
     files: ['**/*.js', '**/*.cjs'],
     ...tseslint.configs.disableTypeChecked,
   },
