@@ -23,6 +23,7 @@ const DETAIL_EVENTS = 200
 const DETAIL_LINE_BYTES = 1024 * 1024
 /** Files whose details are read at once. */
 const DETAIL_CONCURRENCY = 8
+const TITLE_RANK = { set: 3, generated: 2, summary: 1 } as const
 /** A title longer than this is cut (the page shows one line). */
 const TITLE_CHARS = 160
 
@@ -37,7 +38,7 @@ export interface SessionFile {
 
 /** What the folder's page says about a session. */
 export interface SessionDetails {
-  /** The session's title (set, generated or a summary), else its first prompt's first line; '' if none. */
+  /** The session's title (set, else generated, else a summary), else its first prompt's first line; '' if none. */
   readonly title: string
   /** The transcript's format (`claude-code`, `codex-cli`, …); '' when it could not be read. */
   readonly agent: string
@@ -111,6 +112,8 @@ export class SessionDetailsCache {
 async function readDetails(path: string, format: FormatOption): Promise<SessionDetails> {
   let agent = ''
   let title = ''
+  /** Who named it (set 3 > generated 2 > summary 1), as the catalog ranks titles; the latest of equals. */
+  let titleRank = 0
   let prompt = ''
   let started = ''
   let events = 0
@@ -123,9 +126,12 @@ async function readDetails(path: string, format: FormatOption): Promise<SessionD
       onFormat: (found) => (agent = found),
     })) {
       if (started === '' && event.timestamp !== undefined) started = event.timestamp
-      if (event.kind === 'title' && title === '' && event.title.trim() !== '') title = event.title
+      if (event.kind === 'title' && event.title.trim() !== '' && TITLE_RANK[event.source] >= titleRank) {
+        title = event.title
+        titleRank = TITLE_RANK[event.source]
+      }
       if (event.kind === 'user' && prompt === '' && event.text.trim() !== '') prompt = event.text
-      if (++events >= DETAIL_EVENTS || (title !== '' && prompt !== '' && started !== '')) break
+      if (++events >= DETAIL_EVENTS) break
     }
   } catch {
     // Unreadable (gone, not ours to read, not a transcript): listed with what its stat says.
