@@ -1,6 +1,7 @@
 /**
  * Subagent transcripts kept in files of their own, joined into the session they belong to. Claude Code
- * writes a subagent's turns to `<session>/subagents/agent-<agentId>.jsonl` beside `<session>.jsonl` (every
+ * writes a subagent's turns to `<session>/subagents/agent-<agentId>.jsonl` (or `<session>/agent-<agentId>.jsonl`)
+ * beside `<session>.jsonl` (every
  * record `isSidechain`, with its `agentId`), and the parent's Task/Agent result names the agent id (the
  * model's `ToolResultEvent.agentId`). The joined stream yields each subagent's events right after the
  * result that names it — the page and Markdown then show them under that call (turns.ts) — and, at the
@@ -15,14 +16,20 @@ import { streamConversation } from '../stream-conversation.js'
 
 const AGENT_FILE = /^agent-(?!acompact-)([A-Za-z0-9_-]+)\.jsonl$/
 
-/** The subagent transcripts of a session file: agent id → path, in file-name order (none: empty). */
+/**
+ * The subagent transcripts of a session file: agent id → path, in file-name order (none: empty). Where
+ * Claude Code puts them: `<session>/subagents/`, and `<session>/` itself (the catalog's walk finds both).
+ */
 export async function subagentFiles(file: string): Promise<Map<string, string>> {
-  const dir = join(dirname(file), basename(file).replace(/\.jsonl$/, ''), 'subagents')
-  const names = await readdir(dir).catch(() => [] as string[])
+  const session = join(dirname(file), basename(file).replace(/\.jsonl$/, ''))
   const found = new Map<string, string>()
-  for (const name of names.sort()) {
-    const match = AGENT_FILE.exec(name)
-    if (match !== null) found.set(match[1]!, join(dir, name))
+  for (const dir of [join(session, 'subagents'), session]) {
+    // A session without subagents has no such directory: nothing to join.
+    const names = await readdir(dir).catch(() => [] as string[])
+    for (const name of names.sort()) {
+      const match = AGENT_FILE.exec(name)
+      if (match !== null && !found.has(match[1]!)) found.set(match[1]!, join(dir, name))
+    }
   }
   return found
 }
