@@ -12,8 +12,8 @@ import path from 'node:path'
 import { promisify } from 'node:util'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { Redactor, exportSession } from '../src/index.js'
+import { LOOK_ALIKES } from './fixtures/look-alikes.js'
 import {
-  LOOK_ALIKES,
   TOKEN_MAKERS,
   generateKeys,
   keyForms,

@@ -42,7 +42,9 @@ function assignmentsByBruteForce(text: string): number[][] {
     if (runEnd <= taken) continue
     const keywords = [...run[0].matchAll(KEYWORD_IN_NAME)]
     if (!keywords.some((k) => run[0].length - (k.index + k[0].length) <= 64)) continue
-    const nameStart = Math.max(run.index, run.index + keywords[0]!.index - 64)
+    let nameStart = Math.max(run.index, run.index + keywords[0]!.index - 64)
+    // After a JSON escape (`\nAPI_KEY`), the name starts past its letter.
+    if (text[nameStart - 1] === '\\' && /[nrt]/.test(text[nameStart]!)) nameStart++
     SEPARATOR.lastIndex = runEnd
     let separator = SEPARATOR.exec(text)
     if (separator === null && text[nameStart] === '-') {
@@ -220,6 +222,7 @@ describe('the redaction prefilter', () => {
           // A name with a suffix around the 64-character bound, a separator, a value quoted or not.
           const quote = pick(['', '', '"', "'", '\\"', '`'])
           text +=
+            pick(['', '', '\\n', '\\t', '\\n--']) +
             run(NAME, Math.floor(random() * 8)) +
             pick(['key', 'TOKEN', 'Secret', 'password', 'passwd', 'pwd', 'credential', 'auth', 'PASS']) +
             run(NAME, pick([0, 3, 62, 63, 64, 65, 66])) +

@@ -98,6 +98,8 @@ export function assignedValues(text: string): Assignment[] {
       runStart = match.index
       const floor = Math.max(0, match.index - MAX_NAME_AFFIX)
       while (runStart > floor && isNameChar(text.charCodeAt(runStart - 1))) runStart--
+      // A name right after a JSON escape (`…\nAPI_KEY=`, a file's lines in a JSON string) starts after it.
+      if (runStart > 0 && text[runStart - 1] === '\\' && /[nrt]/.test(text[runStart]!)) runStart++
     }
     if (runEnd - keywordEnd > MAX_NAME_AFFIX) {
       // Too far from the name's end: only a keyword nearer the end can make this run a name.

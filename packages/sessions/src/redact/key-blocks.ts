@@ -30,14 +30,68 @@ const MAX_BLOCK = 64 * 1024
 const LINE_BREAK = /\r?\n|(?:\\{1,2}r)?\\{1,2}n/g
 
 /**
- * A line of a key's body: base64, an armor checksum (`=abcd`), a header (`Proc-Type: 4,ENCRYPTED`,
- * `Comment: …`) or blank, with the quotes, commas and `+` of a list or a concatenation of strings around it.
+ * A line of a key's body, once the quotes, commas and `+` of a list or a concatenation of strings around it
+ * and the line number a file viewer puts first (Claude Code's Read `   12→`, `cat -n`'s tab, `grep -n`'s `:`)
+ * are set aside: base64, an armor checksum (`=abcd`), a header (`Proc-Type: 4,ENCRYPTED`, `Comment: …`) or
+ * nothing. (Set aside by code, not by a pattern: `[junk]*(…)?[junk]*$` backtracks quadratically on a long
+ * line of spaces.)
  */
-const BODY_LINE =
-  /^[\s"'`,+]*(?:[A-Za-z0-9+/]{2,}={0,2}|=[A-Za-z0-9+/]{4}|[A-Za-z][A-Za-z0-9-]{1,30}: ?[^\r\n]{0,200})?[\s"'`,+]*$/
-/** Base64 opening or closing a line that is not all body (a JSON string's last line, then `", "x": …`). */
-const LEADING_BASE64 = /^[\s"'`,+]*[A-Za-z0-9+/]{16,}={0,2}/
-const TRAILING_BASE64 = /[A-Za-z0-9+/]{16,}={0,2}[\s"'`,+]*$/
+const BODY_CORE =
+  /^(?:[A-Za-z0-9+/]{2,}={0,2}|=[A-Za-z0-9+/]{4}|[A-Za-z][A-Za-z0-9-]{1,30}: ?[^\r\n]{0,200})?$/
+const LINE_NUMBER = /^\d{1,7}(?:→|\t|\\t|:) ?/
+const BASE64_RUN = /^[A-Za-z0-9+/]{16,}={0,2}/
+
+function isJunk(code: number): boolean {
+  // Whitespace, " ' ` , +
+  return code <= 0x20 || code === 0x22 || code === 0x27 || code === 0x60 || code === 0x2c || code === 0x2b
+}
+
+function isBase64(code: number): boolean {
+  return (
+    (code >= 0x41 && code <= 0x5a) ||
+    (code >= 0x61 && code <= 0x7a) ||
+    (code >= 0x30 && code <= 0x39) ||
+    code === 0x2b ||
+    code === 0x2f
+  )
+}
+
+/** Where a line's content starts, past leading junk and a line number. */
+function contentStart(line: string): number {
+  let at = 0
+  while (at < line.length && isJunk(line.charCodeAt(at))) at++
+  const number = LINE_NUMBER.exec(line.slice(at, at + 12))
+  if (number !== null) {
+    at += number[0].length
+    while (at < line.length && isJunk(line.charCodeAt(at))) at++
+  }
+  return at
+}
+
+function isBodyLine(line: string): boolean {
+  const start = contentStart(line)
+  let end = line.length
+  while (end > start && isJunk(line.charCodeAt(end - 1))) end--
+  return BODY_CORE.test(line.slice(start, end))
+}
+
+/** Where the base64 opening a line ends (the line is not all body), or -1. */
+function leadingBase64End(line: string): number {
+  const start = contentStart(line)
+  const run = BASE64_RUN.exec(line.slice(start, start + MAX_BLOCK))
+  return run === null ? -1 : start + run[0].length
+}
+
+/** Where the base64 closing a line starts (a list's first item after `KEY = [`), or -1. */
+function trailingBase64Start(line: string): number {
+  let end = line.length
+  while (end > 0 && isJunk(line.charCodeAt(end - 1))) end--
+  let start = end
+  for (let pad = 0; pad < 2 && start > 0 && line[start - 1] === '='; pad++) start--
+  const padded = start
+  while (start > 0 && isBase64(line.charCodeAt(start - 1))) start--
+  return padded - start >= 16 ? start : -1
+}
 
 /** Where the key-like lines from `from` on end (a block cut short after its BEGIN). */
 function bodyForward(text: string, from: number): number {
@@ -49,9 +103,9 @@ function bodyForward(text: string, from: number): number {
     const lineBreak = LINE_BREAK.exec(text)
     const lineEnd = lineBreak === null || lineBreak.index > limit ? limit : lineBreak.index
     const line = text.slice(at, lineEnd)
-    if (!BODY_LINE.test(line)) {
-      const base64 = LEADING_BASE64.exec(line)
-      return base64 === null ? end : at + base64[0].length
+    if (!isBodyLine(line)) {
+      const base64End = leadingBase64End(line)
+      return base64End === -1 ? end : at + base64End
     }
     end = lineEnd
     if (lineBreak === null || lineEnd === limit) break
@@ -82,9 +136,9 @@ function bodyBackward(text: string, to: number, floor: number): number {
   for (let i = lines.length - 1; i >= 0; i--) {
     const [lineStart, lineEnd] = lines[i]!
     const line = text.slice(lineStart, lineEnd)
-    if (!BODY_LINE.test(line)) {
-      const base64 = TRAILING_BASE64.exec(line)
-      return base64 === null ? start : lineStart + base64.index
+    if (!isBodyLine(line)) {
+      const base64Start = trailingBase64Start(line)
+      return base64Start === -1 ? start : lineStart + base64Start
     }
     start = lineStart
   }

@@ -16,17 +16,30 @@ export interface RedactionReport {
  */
 const MIN_SCANNED_LENGTH = 8
 
+/**
+ * Terminal escapes (SGR colours, OSC titles and links), raw or JSON-escaped (`\u001b[31m`): blanked before
+ * the rules run, so `grep --color` output still shows a token as a word of its own (`…[31mghp_…` would put a
+ * letter before it). Blanked with as many spaces: a finding's range is the same in the text as written.
+ */
+const TERMINAL_ESCAPE =
+  // eslint-disable-next-line no-control-regex -- terminal escapes are control characters
+  /\u001b\[[0-9;?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]{0,2048}(?:\u0007|\u001b\\)|\\u001[bB]\[[0-9;]*[A-Za-z]/g
+
 /** Built on first use: nothing happens at import time. */
 let anchors: AnchorScan | undefined
 
 /** Every secret in `text`, overlapping findings merged (the earliest-starting one names the kind), in order. */
 export function findSecrets(text: string): SecretFinding[] {
   if (text.length < MIN_SCANNED_LENGTH) return []
+  const scanned =
+    text.includes('\u001b') || text.includes('\\u001')
+      ? text.replace(TERMINAL_ESCAPE, (escape) => ' '.repeat(escape.length))
+      : text
   anchors ??= new AnchorScan(RULE_SETS.flatMap((rules) => rules.anchors))
-  const hits = anchors.scan(text)
+  const hits = anchors.scan(scanned)
   // No anchor, no finding (most texts): unless a rule without anchors (one a newer preset adds) must run.
   if (hits.size === 0 && !hasUnanchoredRule()) return []
-  return mergeFindings(RULE_SETS.flatMap((rules) => rules.scan(text, hits)))
+  return mergeFindings(RULE_SETS.flatMap((rules) => rules.scan(scanned, hits)))
 }
 
 /** Findings in order, overlapping ones merged (the earliest-starting one names the kind). @internal */
