@@ -70,6 +70,28 @@ export async function segmentOf(
   return { sessionId: parts.sessionId, file: { path: filePath, segment: continuation.segment, continuation } }
 }
 
+/**
+ * Whether the file `name` of the directory `dir`, whose entries are `names`, is read as part of an earlier
+ * file there: a segment (by its first line) whose session's path, or a segment of that session with a lower
+ * number, is among `names`. A walker that lists sessions, or adds them up, skips such a file: reading the
+ * earlier one reads it too, so counting both would count its records twice.
+ */
+export async function isReadWithAnEarlierFile(
+  dir: string,
+  name: string,
+  names: ReadonlySet<string>,
+): Promise<boolean> {
+  const parts = segmentNameParts(name)
+  if (parts === undefined) return false
+  const earlier =
+    names.has(transcriptFileName(parts.sessionId)) ||
+    [...names].some((other) => {
+      const them = segmentNameParts(other)
+      return them !== undefined && them.sessionId === parts.sessionId && them.n < parts.n
+    })
+  return earlier && (await segmentOf(path.join(dir, name))) !== undefined
+}
+
 /** The segments of `sessionId` in `dir`, by their continuation's `segment`, then by name. */
 async function segmentsIn(dir: string, sessionId: string): Promise<SessionFile[]> {
   let names: string[]

@@ -78,6 +78,8 @@ export interface CachedEntry {
   readonly file: string
   /** A subagent transcript's session file. */
   readonly parent?: string
+  /** A session of ours kept in segments: its later files, read with `file` (discover.ts's FoundFile). */
+  readonly segments?: readonly string[]
   /**
    * The file as it was when read (file-key.ts): device, inode, size, mtime and change time in ns; any
    * difference means it is read again. `id` is the device and inode alone (an append keeps them).

@@ -3,7 +3,7 @@ import { TrigramCollector } from '../search/trigram-filter.js'
 import { CatalogStore, shardOf, type CachedEntry } from './cache-store.js'
 import { findTranscripts, type FoundFile, type SkippedDir, type WalkMode } from './discover.js'
 import { inBatches } from './in-batches.js'
-import { keyAll, type FileKey } from './file-key.js'
+import { keyAll, sessionKeyOf, type FileKey } from './file-key.js'
 import { refreshFile, statOf, type RefreshStats } from './refresh-file.js'
 
 export type { RefreshStats } from './refresh-file.js'
@@ -94,7 +94,13 @@ export async function refreshCatalog(
     keyAll(
       files.map((file) => file.file),
       blocking ? 'blocking' : STAT_CONCURRENCY,
-    ).then((all) => {
+    ).then(async (all) => {
+      // A session kept in segments is keyed on all its files (rare: only those files are stat'ed again).
+      for (let at = 0; at < files.length; at++) {
+        const segments = files[at]!.segments
+        if (segments !== undefined)
+          all[at] = sessionKeyOf(all[at], await keyAll(segments, blocking ? 'blocking' : STAT_CONCURRENCY))
+      }
       infos = all
     }),
   ])

@@ -2,6 +2,8 @@ import type { Dirent } from 'node:fs'
 import { readdirSync } from 'node:fs'
 import { readdir } from 'node:fs/promises'
 import path from 'node:path'
+import { transcriptFileName } from '@sessiontape/recorder'
+import { isReadWithAnEarlierFile, segmentNameParts } from '@sessiontape/recorder/internal'
 import { inBatches } from './in-batches.js'
 
 /** A transcript found under a listed directory. */
@@ -9,6 +11,11 @@ export interface FoundFile {
   readonly file: string
   /** Set for a subagent's transcript: the session file it belongs to (Claude's `<session>/subagents/`). */
   readonly parent?: string
+  /**
+   * A session of ours kept in segments: its later files (`<id>~<n>.jsonl`), which reading `file` reads too
+   * (the recorder's format/segments.ts). They are not listed on their own.
+   */
+  readonly segments?: readonly string[]
 }
 
 /**
@@ -141,6 +148,7 @@ async function walkOne(
     found.push({ file: prefix + entry.name })
     names.push(entry.name)
   }
+  await foldSegments(dir, prefix, names, found)
   const transcripts = names.length
   const subdirectories: string[] = []
   if (!hasDirectories) return { transcripts, subdirectories, hasChats }
@@ -190,4 +198,41 @@ async function subagentsOf(
       }
     }
   }
+}
+
+/**
+ * Folds the later files of our sessions kept in segments into the entry of the session's first file in this
+ * directory (its path, or its first segment when the path is gone): reading that file reads them all, so a
+ * segment listed on its own would show the session twice. Only names with a segment's shape are opened.
+ */
+async function foldSegments(dir: string, prefix: string, names: string[], found: FoundFile[]): Promise<void> {
+  const all = new Set(names)
+  const later = new Set<string>()
+  for (const name of names) if (await isReadWithAnEarlierFile(dir, name, all)) later.add(name)
+  if (later.size === 0) return
+  // Synchronous from here: other walkers push to `found` only between awaits.
+  const here = (entry: FoundFile): string | undefined => {
+    if (entry.parent !== undefined || !entry.file.startsWith(prefix)) return undefined
+    const name = entry.file.slice(prefix.length)
+    return name.includes(path.sep) ? undefined : name
+  }
+  const kept = found.filter((entry) => !later.has(here(entry) ?? ''))
+  found.splice(0, found.length, ...kept)
+  names.splice(0, names.length, ...names.filter((name) => !later.has(name)))
+  for (const name of [...later].sort(bySegment)) {
+    const sessionId = segmentNameParts(name)!.sessionId
+    // The session's first file here: its path, else its lowest segment left.
+    const firstName = [
+      transcriptFileName(sessionId),
+      ...names.filter((other) => segmentNameParts(other)?.sessionId === sessionId).sort(bySegment),
+    ].find((other) => all.has(other) && !later.has(other))
+    const at = firstName === undefined ? -1 : found.findIndex((entry) => here(entry) === firstName)
+    if (at === -1) continue
+    const head = found[at]!
+    found[at] = { ...head, segments: [...(head.segments ?? []), prefix + name] }
+  }
+}
+
+function bySegment(a: string, b: string): number {
+  return (segmentNameParts(a)?.n ?? 0) - (segmentNameParts(b)?.n ?? 0)
 }

@@ -71,3 +71,17 @@ export async function keyAll(
     for (let lane = 0; lane < Math.min(concurrency, files.length); lane++) start()
   })
 }
+
+/**
+ * The key of a session of ours kept in segments: its first file's, with every later file's key in it, so a
+ * change to any of them shows; its `id` is the whole key, so such a session is always read again whole
+ * (reading its first file reads its segments: an append to the last segment is not an append to the first).
+ */
+export function sessionKeyOf(
+  first: FileKey | undefined,
+  segments: readonly (FileKey | undefined)[],
+): FileKey | undefined {
+  if (first === undefined || segments.length === 0) return first
+  const key = [first.key, ...segments.map((segment) => segment?.key ?? 'gone')].join('|')
+  return { ...first, key, id: key }
+}

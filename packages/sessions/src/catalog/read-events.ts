@@ -53,7 +53,7 @@ export function canReadTail(format: TranscriptFormat): boolean {
 
 /**
  * Reads `file` as `format` from `from` (a point a previous read returned; only for {@link canReadTail}
- * formats) or from the start, and maps it onto the conversation model. Returns where the next read starts:
+ * formats) or from the start — with `segments` (a session of ours kept in several files), all of them, and maps it onto the conversation model. Returns where the next read starts:
  * after the last complete line, or, for a format whose last line needs no newline, after a last line that
  * parsed whole (a line still being written does not parse, and is read again next time).
  */
@@ -63,6 +63,7 @@ export async function readEvents(
   from: ReadPoint | undefined,
   sink: EventSink,
   signal?: AbortSignal,
+  segments?: readonly string[],
 ): Promise<ReadPoint> {
   const mapper = mapperFor(format)
   const emit = (events: readonly ConversationEvent[]): void => {
@@ -72,7 +73,8 @@ export async function readEvents(
     sink.record(record.uuid, record)
     emit(mapper.record(record, line))
   }
-  const parser = canReadTail(format) ? lineParserFor(format) : undefined
+  // A session of ours kept in segments is read whole by the recorder's reader, which stitches its files.
+  const parser = canReadTail(format) && segments === undefined ? lineParserFor(format) : undefined
   if (parser === undefined) {
     // Whole-file formats: the recorder's reader applies the replay; every line is read again.
     let end: ReadPoint = { offset: 0, line: 1 }

@@ -37,7 +37,12 @@ export async function refreshFile(
   stats: RefreshStats,
   signal: AbortSignal | undefined,
 ): Promise<CachedEntry> {
-  const base = { file: found.file, ...(found.parent === undefined ? {} : { parent: found.parent }), seenAt }
+  const base = {
+    file: found.file,
+    ...(found.parent === undefined ? {} : { parent: found.parent }),
+    ...(found.segments === undefined ? {} : { segments: found.segments }),
+    seenAt,
+  }
   if (info === undefined || !info.isFile) {
     stats.unreadable++
     // Never opened: a FIFO or device could block the read forever, a dangling link has nothing to read.
@@ -90,6 +95,7 @@ export async function refreshFile(
         overlong: (_line, offset, length) => longLines.push({ offset, length }),
       },
       signal,
+      found.segments,
     )
     let filterField: CachedEntry['filter']
     if (withFilter) {

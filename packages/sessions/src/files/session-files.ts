@@ -1,5 +1,6 @@
 import { readdir, stat } from 'node:fs/promises'
 import path from 'node:path'
+import { isReadWithAnEarlierFile } from '@sessiontape/recorder/internal'
 
 /**
  * Which files in a directory are sessions: `*.jsonl` (every JSONL agent, subagent files included), Codex's
@@ -17,7 +18,7 @@ export type FoundFile =
 
 /**
  * The session files under `paths`, in order: a file is taken as it is (whatever its name); a directory is
- * walked recursively, entries sorted by name, symlinked directories not followed (a link back up would loop),
+ * walked recursively (a session of ours kept in segments is found once, by its first file), entries sorted by name, symlinked directories not followed (a link back up would loop),
  * symlinked files followed (reading through one writes nothing). Read-only.
  */
 export async function* sessionFiles(paths: readonly string[]): AsyncGenerator<FoundFile, void, undefined> {
@@ -43,11 +44,14 @@ async function* walk(dir: string): AsyncGenerator<FoundFile, void, undefined> {
     return
   }
   entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+  const names = new Set(entries.map((entry) => entry.name))
   for (const entry of entries) {
     const full = path.join(dir, entry.name)
     if (entry.isDirectory()) {
       if (!SKIPPED_DIRS.has(entry.name)) yield* walk(full)
     } else if (SESSION_FILE.test(entry.name)) {
+      // A later file of a session of ours (a segment): reading the session's first file reads it too.
+      if (await isReadWithAnEarlierFile(dir, entry.name, names)) continue
       if (entry.isFile()) yield { file: full }
       else if (entry.isSymbolicLink()) {
         try {

@@ -132,6 +132,7 @@ export async function searchFile(
         overlong: (line, offset, length) => longLines.push({ line, offset, length }),
       },
       signal,
+      entry.segments,
     )
   } catch (error) {
     if (signal?.aborted === true) throw error
