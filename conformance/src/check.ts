@@ -36,6 +36,8 @@ export interface ScenarioCheck {
   readonly failures: readonly string[]
   /** Agent exits that were not expected (a crash, a timeout), for the report. */
   readonly runNotes: readonly string[]
+  /** Hosts the agent tried to reach besides our server, refused by the proxy sink (informational). */
+  readonly refused: readonly string[]
   /** How long each agent command took, in ms. */
   readonly stepMs: readonly number[]
 }
@@ -181,6 +183,7 @@ export async function checkAgent(
       ],
       runNotes: notes,
       stepMs: scenarioOutcome.runs.map((r) => r.ms),
+      refused: scenarioOutcome.refused,
     })
   }
   return listProblem === undefined ? { scenarios } : { scenarios, listProblem }

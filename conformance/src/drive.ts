@@ -4,6 +4,7 @@ import type { AgentSpec, Scenario } from './agents/agent.js'
 import { snapshot } from './files.js'
 import { runAgent, type AgentRun } from './run-agent.js'
 import type { ModelServer } from './server/server.js'
+import type { ProxySink } from './server/sink.js'
 
 /**
  * Runs every scenario of one agent in a fresh HOME (XDG dirs under it, TMPDIR too, so sockets and locks an
@@ -15,6 +16,8 @@ export interface ScenarioOutcome {
   readonly label: string
   readonly runs: readonly AgentRun[]
   readonly cwd: string
+  /** Hosts the agent tried to reach through the proxy during this scenario (all refused). */
+  readonly refused: readonly string[]
   /** Session files this scenario created or changed (the harness's own before/after snapshot). */
   readonly files: readonly string[]
 }
@@ -36,10 +39,10 @@ export function agentEnv(
   spec: AgentSpec,
   home: string,
   extra: NodeJS.ProcessEnv,
+  proxyUrl: string,
   nodeBinDir?: string,
 ): NodeJS.ProcessEnv {
   const path = [nodeBinDir, process.env['PATH'] ?? '/usr/bin:/bin'].filter((p) => p !== undefined).join(':')
-  const dead = 'http://127.0.0.1:9'
   return {
     PATH: path,
     HOME: home,
@@ -52,11 +55,11 @@ export function agentEnv(
     XDG_DATA_HOME: join(home, '.local', 'share'),
     XDG_STATE_HOME: join(home, '.local', 'state'),
     XDG_CACHE_HOME: join(home, '.cache'),
-    // Anything that is not our server goes to a closed port: the runs are offline by construction.
-    HTTP_PROXY: dead,
-    HTTPS_PROXY: dead,
-    http_proxy: dead,
-    https_proxy: dead,
+    // Anything that is not our server goes to the proxy sink, which refuses it and names the host.
+    HTTP_PROXY: proxyUrl,
+    HTTPS_PROXY: proxyUrl,
+    http_proxy: proxyUrl,
+    https_proxy: proxyUrl,
     NO_PROXY: '127.0.0.1,localhost',
     no_proxy: '127.0.0.1,localhost',
     ...extra,
@@ -75,6 +78,7 @@ export async function driveAgent(
   spec: AgentSpec,
   root: string,
   server: ModelServer,
+  sink: ProxySink,
   bin: string,
   nodeBinDir?: string,
 ): Promise<AgentOutcome> {
@@ -83,13 +87,14 @@ export async function driveAgent(
     mkdirSync(join(home, dir), { recursive: true })
   const ctx = { home, serverUrl: server.url, bin, ...(nodeBinDir === undefined ? {} : { nodeBinDir }) }
   spec.setup(ctx)
-  const env = agentEnv(spec, home, spec.env(ctx), nodeBinDir)
+  const env = agentEnv(spec, home, spec.env(ctx), sink.url, nodeBinDir)
   const scenarios: ScenarioOutcome[] = []
   for (const scenario of spec.scenarios) {
     const label = `${spec.name}:${scenario.label}`
     const cwd = workDir(root, scenario.label)
     const before = snapshot(spec.sessionFiles(home))
     server.setScenario(label, { requestId: scenario.requestId })
+    sink.take()
     const runs: AgentRun[] = []
     for (const step of scenario.steps) {
       const killWhen = step.kill === 'on-stall' ? server.stalled(label) : undefined
@@ -98,7 +103,7 @@ export async function driveAgent(
     }
     const after = snapshot(spec.sessionFiles(home))
     const files = [...after].filter(([file, stamp]) => before.get(file) !== stamp).map(([file]) => file)
-    scenarios.push({ scenario, label, runs, cwd, files })
+    scenarios.push({ scenario, label, runs, cwd, files, refused: sink.take() })
   }
   server.setScenario('none', { requestId: false })
   return { home, bin, env, scenarios, allFiles: spec.sessionFiles(home) }

@@ -6,6 +6,7 @@ import { checkAgent, type ScenarioCheck } from './check.js'
 import { driveAgent } from './drive.js'
 import { binPath, cacheRoot, ensureInstalled, latestVersion, readPins, type Pin } from './install.js'
 import { startServer } from './server/server.js'
+import { startProxySink } from './server/sink.js'
 import { agentTable } from './table.js'
 
 /**
@@ -50,6 +51,7 @@ async function main(): Promise<number> {
     return { ...pinned, version: await latestVersion(pinned.package) }
   }
   const server = await startServer(join(runDir, 'server-log.jsonl'), join(runDir, 'requests'))
+  const sink = await startProxySink()
   const all: { agent: string; version: string; checks: ScenarioCheck[] }[] = []
   try {
     for (const spec of AGENTS.filter((a) => wanted.includes(a.name))) {
@@ -65,6 +67,7 @@ async function main(): Promise<number> {
         spec,
         join(runDir, spec.name),
         server,
+        sink,
         binPath(installed, spec.bin),
         nodeBinDir,
       )
@@ -78,6 +81,7 @@ async function main(): Promise<number> {
     }
   } finally {
     await server.close()
+    await sink.close()
   }
   writeFileSync(join(runDir, 'report.json'), `${JSON.stringify(all, null, 2)}\n`)
   const checks = all.flatMap((a) => a.checks)

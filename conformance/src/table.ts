@@ -42,6 +42,10 @@ export function agentTable(title: string, checks: readonly ScenarioCheck[]): str
   for (const c of checks) {
     for (const failure of c.failures) lines.push(`  ${c.label}: ${oneLine(failure)}`)
     for (const ex of c.excluded) lines.push(`  ${c.label}: request ${ex.seq} excluded: ${ex.reason}`)
+    if (c.refused.length > 0) {
+      const hosts = [...new Set(c.refused)].map(oneLine).join(', ')
+      lines.push(`  ${c.label}: offline: ${c.refused.length} request(s) for other hosts refused (${hosts})`)
+    }
   }
   return `${lines.join('\n')}\n`
 }
