@@ -43,9 +43,18 @@ export function reportHasProblems(report: ShutdownReport): boolean {
   return (
     report.forced ||
     report.deadlineExceeded ||
-    report.laterReasons.length > 0 ||
+    report.laterReasons.some((later) => !joinsQuietly(later, report.exitCode)) ||
     report.reason.type === 'fatal' ||
     report.reason.type === 'process-exit' ||
     report.cleanups.some((c) => c.status !== 'ok')
   )
+}
+
+/**
+ * The program's own `gracefulExit()` asking for the exit already under way, with its code: the normal end of
+ * a loop that a cleanup stopped (Ctrl-C, `| head -1`), not something that went wrong. Any other later
+ * reason — another signal, an error, a `process.exit()`, a `gracefulExit` asking for another code — is.
+ */
+function joinsQuietly(later: ShutdownReason, exitCode: number | null): boolean {
+  return later.type === 'exit' && later.code === exitCode
 }
