@@ -45,7 +45,7 @@ export {
   type UsageTotals,
 } from './usage/summarize-usage.js'
 export { BUILT_IN_PRICES, type ModelPrice, type PriceTable } from './usage/prices.js'
-export { agentHomes, existingAgentHomes, type AgentHome } from './usage/agent-homes.js'
+export { agentHomes, existingAgentHomes, transcriptHomes, type AgentHome } from './agent-homes.js'
 export {
   readOpenCodeDb,
   isSqliteFile,

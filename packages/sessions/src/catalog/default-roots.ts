@@ -1,5 +1,5 @@
 import os from 'node:os'
-import path from 'node:path'
+import { transcriptHomes } from '../agent-homes.js'
 
 /** One place an agent keeps its sessions. */
 export interface SessionRoot {
@@ -9,38 +9,13 @@ export interface SessionRoot {
 }
 
 /**
- * Every agent's usual session directories, as each agent documents or writes them (environment overrides
- * first). Missing ones are skipped by the walk; none of them is ever written.
- *
- * - Claude Code: `$CLAUDE_CONFIG_DIR/projects` or `~/.claude/projects/<project>/<session>.jsonl`
- * - Codex CLI: `$CODEX_HOME/sessions` or `~/.codex/sessions/YYYY/MM/DD/rollout-*.jsonl`
- * - Gemini CLI: `~/.gemini/tmp/<project hash>/chats/session-*.json[l]`
- * - Qwen Code: `~/.qwen/projects/<project>/chats/<session>.jsonl`
- * - Copilot CLI: `~/.copilot/session-state/` (and the older `history-session-state/`)
- * - Cursor CLI: `~/.cursor/projects/` and `~/.cursor/chats/`
- * - sessiontape: `$SESSIONTAPE_SESSIONS_DIR` or `~/.sessiontape/sessions`
+ * Every agent's usual session directories that a walk finds transcripts in: the shared list of
+ * `agent-homes.ts` (environment overrides first), without OpenCode's database directory. Missing ones are
+ * skipped by the walk; none of them is ever written.
  */
 export function defaultSessionRoots(
   env: NodeJS.ProcessEnv = process.env,
   home = os.homedir(),
 ): SessionRoot[] {
-  const under = (variable: string | undefined, ...rest: string[]): string | undefined =>
-    variable !== undefined && path.isAbsolute(variable) ? path.join(variable, ...rest) : undefined
-  return [
-    {
-      agent: 'claude-code',
-      dir: under(env.CLAUDE_CONFIG_DIR, 'projects') ?? path.join(home, '.claude', 'projects'),
-    },
-    { agent: 'codex-cli', dir: under(env.CODEX_HOME, 'sessions') ?? path.join(home, '.codex', 'sessions') },
-    { agent: 'gemini-cli', dir: path.join(home, '.gemini', 'tmp') },
-    { agent: 'qwen-code', dir: path.join(home, '.qwen', 'projects') },
-    { agent: 'copilot-cli', dir: path.join(home, '.copilot', 'session-state') },
-    { agent: 'copilot-cli', dir: path.join(home, '.copilot', 'history-session-state') },
-    { agent: 'cursor-cli', dir: path.join(home, '.cursor', 'projects') },
-    { agent: 'cursor-cli', dir: path.join(home, '.cursor', 'chats') },
-    {
-      agent: 'sessiontape',
-      dir: under(env.SESSIONTAPE_SESSIONS_DIR) ?? path.join(home, '.sessiontape', 'sessions'),
-    },
-  ]
+  return transcriptHomes(env, home).map(({ agent, dir }) => ({ agent, dir }))
 }
