@@ -34,8 +34,10 @@ export interface CatalogOptions {
   /** Stops between files; the promise then rejects with the signal's reason. @default undefined */
   readonly signal?: AbortSignal
   /**
-   * Called when the cache cannot be saved (a read-only or full disk): the answer is still complete, read
-   * from the files, and the next call reads them again. Never thrown.
+   * Called when the cache cannot be saved (a read-only or full disk), and once per call when the cache
+   * directory is not used because someone else could have written it (a `CacheDirError`, code
+   * `ERR_CACHE_DIR_UNSAFE`: a link, another user's, or writable by group or others): the answer is still
+   * complete, read from the files, and the next call reads them again. Never thrown.
    * @default undefined (ignored)
    */
   readonly onCacheError?: (error: unknown) => void
