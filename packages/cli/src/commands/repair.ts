@@ -14,6 +14,7 @@ import { lockPathOf } from '@sessiontape/recorder/internal'
 import { sidecarPathFor } from '@sessiontape/recorder/internal'
 import { withSessionLock } from '@sessiontape/recorder/internal'
 import { requireFile } from '../targets.js'
+import { refuseSqlite } from '../opencode-target.js'
 
 export const repairCommand: Command = {
   name: 'repair',
@@ -52,10 +53,11 @@ a live recorder. Memory stays flat; a line over ${CLI_MAX_LINE_BYTES / 1024 / 10
     { name: 'dry-run', help: 'only report what would change; write nothing' },
     { name: 'json', help: 'print the repair report as JSON' },
   ],
-  exitCodes: `0 repaired or nothing to repair, 1 the session is held by a live recorder, 2 unreadable or the output path exists, 3 refused (not ours, nothing to keep, a symlink to append through, a line too long): the file is untouched.`,
+  exitCodes: `0 repaired or nothing to repair, 1 the session is held by a live recorder, 2 unreadable or the output path exists, 3 refused (not ours, nothing to keep, a symlink to append through, a line too long, a SQLite database such as OpenCode's opencode.db): the file is untouched.`,
   async run(args, io) {
     const { values, positionals } = parseCommandArgs(repairCommand, args)
     expectPositionals('repair', positionals, 1)
+    await refuseSqlite('repair', positionals[0])
     const filePath = await requireFile('repair', positionals[0])
     const out = stringOption(values.out)
     const options = {

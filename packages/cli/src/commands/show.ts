@@ -27,6 +27,7 @@ import { indexBranch, type IndexBranch } from '../index-branch.js'
 import { CLI_KEEP_PROBLEMS, CLI_MAX_LINE_BYTES } from '../limits.js'
 import type { Style } from '../style.js'
 import { requireFile } from '../targets.js'
+import { openCodeTarget } from '../opencode-target.js'
 
 export const showCommand: Command = {
   name: 'show',
@@ -68,6 +69,9 @@ records in memory. Lines over ${CLI_MAX_LINE_BYTES / 1024 / 1024} MiB are report
   async run(args, io) {
     const { values, positionals } = parseCommandArgs(showCommand, args)
     expectPositionals('show', positionals, 1)
+    const store = await openCodeTarget(positionals[0])
+    if (store !== undefined)
+      return (await import('../opencode-db.js')).showStore(store, values.json === true, io)
     const format = formatOption('show', values.format)
     const filePath = await requireFile('show', positionals[0])
     const leaf = stringOption(values.leaf)

@@ -12,6 +12,7 @@ import {
 import { displayLine } from '../display-text.js'
 import { CLI_MAX_LINE_BYTES } from '../limits.js'
 import { usageTable } from './usage-table.js'
+import { openCodeTarget } from '../opencode-target.js'
 
 type Grouping = 'session' | 'day' | 'model' | 'agent'
 const GROUPINGS: readonly Grouping[] = ['session', 'day', 'model', 'agent']
@@ -76,6 +77,9 @@ No network. Reads files, writes nothing.
     // Loaded here, not at the top: the other commands start without the conversation model's code.
     const { summarizeUsage, existingAgentHomes, SessionsArgumentError } =
       await import('@sessiontape/sessions')
+    const store = positionals.length === 1 ? await openCodeTarget(positionals[0]) : undefined
+    if (store !== undefined)
+      return (await import('../opencode-db.js')).storeUsage(store, values.json === true, io)
     let paths = positionals
     if (paths.length === 0) {
       paths = (await existingAgentHomes()).map((home) => home.dir)

@@ -12,6 +12,7 @@ import { displayLine } from '../display-text.js'
 import { formatProblem, formatRecovered } from '../format-record.js'
 import { CLI_KEEP_PROBLEMS, CLI_MAX_LINE_BYTES } from '../limits.js'
 import { requireFile } from '../targets.js'
+import { refuseSqlite } from '../opencode-target.js'
 
 const LINK_KINDS = new Set(['orphan', 'duplicate-uuid', 'cycle'])
 
@@ -41,10 +42,11 @@ and skipped unread, the first ${CLI_KEEP_PROBLEMS} problems are listed and the r
       help: 'print { filePath, format, ok, records, metadata, problemCount, problemsByKind, problems, recoveredCount, recovered, earlierSession } as JSON',
     },
   ],
-  exitCodes: `0 clean (recovered torn lines included), 1 problems found, 2 unreadable (missing, a directory, no permission).`,
+  exitCodes: `0 clean (recovered torn lines included), 1 problems found, 2 unreadable (missing, a directory, no permission) or not a JSONL transcript (a SQLite database such as OpenCode's opencode.db: ERR_NOT_A_TRANSCRIPT).`,
   async run(args, io) {
     const { values, positionals } = parseCommandArgs(verifyCommand, args)
     expectPositionals('verify', positionals, 1)
+    await refuseSqlite('verify', positionals[0])
     const format = formatOption('verify', values.format)
     const filePath = await requireFile('verify', positionals[0])
     const scan = await scanTranscript(filePath, {
