@@ -9,6 +9,7 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { startViewer } from '../src/index.js'
 import type { Turn } from '../src/export/turns.js'
+import { FollowedFile } from '../src/view/followed-file.js'
 import { LiveSession } from '../src/view/live-session.js'
 import {
   BROWSER_WAIT_MS,
@@ -36,15 +37,20 @@ function session(name: string, turns: number): string {
 
 type Message = { kind: 'reset'; reason: string } | { kind: 'turns'; from: number; turns: readonly Turn[] }
 
-function follow(file: string): { session: LiveSession; messages: Message[] } {
+function follow(file: string, pageTag?: string): { session: LiveSession; messages: Message[] } {
   const messages: Message[] = []
-  const live = new LiveSession(file, 'auto', {
-    turns: (message) => messages.push({ kind: 'turns', from: message.from, turns: message.turns }),
-    branch: () => {},
-    pending: () => {},
-    reset: (message) => messages.push({ kind: 'reset', reason: message.reason }),
-    drained: () => undefined,
-  })
+  const live = new LiveSession(
+    file,
+    'auto',
+    {
+      turns: (message) => messages.push({ kind: 'turns', from: message.from, turns: message.turns }),
+      branch: () => {},
+      pending: () => {},
+      reset: (message) => messages.push({ kind: 'reset', reason: message.reason }),
+      drained: () => undefined,
+    },
+    pageTag,
+  )
   return { session: live, messages }
 }
 
@@ -129,6 +135,44 @@ describe('a followed file that changes under the viewer', () => {
     // The turn that was open (the last question and its answer) again, then the new one.
     expect(messages[0]).toMatchObject({ kind: 'turns', from: 1 })
     expect(texts(messages)).toEqual(['alpha question 1', 'alpha answer 1', 'alpha question 2'])
+    await live.close()
+  })
+})
+
+describe('a page and its stream', () => {
+  /** The tag a page gets for the file as it is now. */
+  async function tagOf(file: string): Promise<string> {
+    const held = await FollowedFile.open(file)
+    try {
+      return held.tag
+    } finally {
+      await held.close()
+    }
+  }
+
+  it('a file that only grew between the page and its stream: no reset', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'st-view-tag-'))
+    const file = join(dir, 'session.jsonl')
+    // Shorter than the 4 KiB compared: the page's tag covers fewer bytes than the stream then reads.
+    writeFileSync(file, session('alpha', 1))
+    const tag = await tagOf(file)
+    appendFileSync(file, session('alpha', 30).slice(session('alpha', 1).length))
+    const { session: live, messages } = follow(file, tag)
+    await live.update()
+    expect(messages.some((m) => m.kind === 'reset')).toBe(false)
+    await live.close()
+  })
+
+  it('a file replaced between the page and its stream: reset before any turn', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'st-view-tag-'))
+    const file = join(dir, 'session.jsonl')
+    writeFileSync(file, session('alpha', 3))
+    const tag = await tagOf(file)
+    writeFileSync(join(dir, 'other.jsonl'), session('alpha', 3))
+    renameSync(join(dir, 'other.jsonl'), file)
+    const { session: live, messages } = follow(file, tag)
+    await live.update()
+    expect(messages[0]).toEqual({ kind: 'reset', reason: 'replaced' })
     await live.close()
   })
 })

@@ -58,15 +58,22 @@ export class FollowedFile {
   }
 
   /**
-   * Identifies the held file for a page built from it (device, inode, first bytes): the page's stream checks
-   * that it follows the file the page came from.
+   * Identifies the held file for a page built from it: a digest of device, inode and the first bytes read,
+   * and how many there were (`<digest>.<bytes>`). The page's stream checks it with {@link matches}.
    */
   get tag(): string {
-    return createHash('sha256')
-      .update(`${this.#dev}:${this.#ino}:`)
-      .update(this.#head)
-      .digest('base64url')
-      .slice(0, 22)
+    return `${headDigest(this.#dev, this.#ino, this.#head)}.${this.#head.length}`
+  }
+
+  /**
+   * Whether `tag` was made from this file, when it was as long as it is now or shorter: a file that grew
+   * between the page and its stream still matches.
+   */
+  matches(tag: string): boolean {
+    const dot = tag.lastIndexOf('.')
+    const length = Number(tag.slice(dot + 1))
+    if (dot === -1 || !Number.isInteger(length) || length < 0 || length > this.#head.length) return false
+    return headDigest(this.#dev, this.#ino, this.#head.subarray(0, length)) === tag.slice(0, dot)
   }
 
   async size(): Promise<number> {
@@ -94,6 +101,10 @@ export class FollowedFile {
   close(): Promise<void> {
     return this.#handle.close()
   }
+}
+
+function headDigest(dev: number, ino: number, head: Buffer): string {
+  return createHash('sha256').update(`${dev}:${ino}:`).update(head).digest('base64url').slice(0, 22)
 }
 
 async function readHead(handle: FileHandle): Promise<Buffer> {

@@ -146,7 +146,7 @@ export class LiveSession {
     }
     if (this.#file === undefined) {
       this.#file = await FollowedFile.open(this.#path)
-      if (this.#pageTag !== undefined && this.#file.tag !== this.#pageTag)
+      if (this.#pageTag !== undefined && !this.#file.matches(this.#pageTag))
         this.#send.reset({ reason: 'replaced' })
     }
     for (let restarts = 0; ; restarts++) {
