@@ -46,9 +46,10 @@ const TABLES = ['session', 'message', 'part'] as const
  * Reads OpenCode's `opencode.db` (usually ~/.local/share/opencode/opencode.db): a consistent snapshot of
  * the database with its committed WAL frames (see snapshot.ts), opened in WebAssembly memory (no native
  * addon), nothing created beside it. Rejects with `OpenCodeDbError` (`ERR_NOT_SQLITE`, `ERR_NOT_OPENCODE_DB`,
- * `ERR_OPENCODE_DB_TOO_LARGE`, `ERR_OPENCODE_DB_BUSY`, `ERR_OPENCODE_DB_CORRUPT`) or the fs error of `file`.
+ * `ERR_OPENCODE_DB_TOO_LARGE`, `ERR_OPENCODE_DB_BUSY`, `ERR_OPENCODE_DB_CORRUPT`) or the fs error of `file`;
+ * a bad argument throws `SessionsArgumentError` at the call.
  */
-export async function readOpenCodeDb(file: string, options: ReadOpenCodeDbOptions = {}): Promise<OpenCodeDb> {
+export function readOpenCodeDb(file: string, options: ReadOpenCodeDbOptions = {}): Promise<OpenCodeDb> {
   if (typeof file !== 'string' || file === '') throw invalid('file', file, 'a non-empty path')
   const maxBytes = options.maxBytes ?? OPENCODE_DB_MAX_BYTES
   if (!Number.isSafeInteger(maxBytes) || maxBytes <= 0)
@@ -56,6 +57,10 @@ export async function readOpenCodeDb(file: string, options: ReadOpenCodeDbOption
   const only = options.sessionId
   if (only !== undefined && (typeof only !== 'string' || only === ''))
     throw invalid('sessionId', only, 'a non-empty string')
+  return readChecked(file, maxBytes, only)
+}
+
+async function readChecked(file: string, maxBytes: number, only: string | undefined): Promise<OpenCodeDb> {
   const snapshot = await readDbSnapshot(file, maxBytes)
   let rows
   try {
