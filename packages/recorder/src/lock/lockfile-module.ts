@@ -40,7 +40,7 @@ export function loadedLockfile(): LockfileApi | undefined {
  * (`output.inlineDynamicImports`) the module is placed after the entry, and while the entry is stopped at a
  * top-level `await` it has not run yet: the namespace is `undefined`, which nothing here can wait out
  * (the entry may be awaiting this very lock), so it is refused with the cause and the way out.
- * @internal exported for its test.
+ * Exported for its test (lock-module-is-found-in-every-bundle-shape.test.ts).
  */
 export function lockfileApiOf(namespace: unknown): LockfileApi {
   if (namespace === undefined || namespace === null) {
