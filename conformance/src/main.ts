@@ -7,6 +7,7 @@ import { driveAgent } from './drive.js'
 import { binPath, cacheRoot, ensureInstalled, latestVersion, readPins, type Pin } from './install.js'
 import { startServer } from './server/server.js'
 import { startProxySink } from './server/sink.js'
+import { killAllAgents } from './run-agent.js'
 import { agentTable } from './table.js'
 
 /**
@@ -92,6 +93,15 @@ async function main(): Promise<number> {
   )
   if (values.latest === true) return 0
   return passed === checks.length && checks.length > 0 ? 0 : 1
+}
+
+// However the suite ends (a crash, Ctrl-C, a CI timeout's SIGTERM), no agent it started outlives it.
+process.on('exit', killAllAgents)
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    killAllAgents()
+    process.exit(signal === 'SIGINT' ? 130 : 143)
+  })
 }
 
 main().then(

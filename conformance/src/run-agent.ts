@@ -28,6 +28,14 @@ export interface RunOptions {
 /** Output kept per stream: enough to show why a run failed, bounded so a chatty agent cannot fill memory. */
 const OUTPUT_CAP = 64 * 1024
 
+/** Process groups of agents still running, so a suite that is interrupted or crashes leaves none behind. */
+const live = new Set<number>()
+
+/** Kills every agent group still running (synchronous: safe in an 'exit' listener). */
+export function killAllAgents(): void {
+  for (const pid of live) killGroup(pid)
+}
+
 function killGroup(pid: number | undefined): void {
   if (pid === undefined) return
   try {
@@ -49,6 +57,7 @@ export async function runAgent(
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
   })
+  if (child.pid !== undefined) live.add(child.pid)
   let stdout = ''
   let stderr = ''
   child.stdout.setEncoding('utf8').on('data', (d: string) => {
@@ -95,5 +104,6 @@ export async function runAgent(
   if (killTimer !== undefined) clearTimeout(killTimer)
   killGroup(child.pid)
   await closed
+  if (child.pid !== undefined) live.delete(child.pid)
   return { code, signal, stdout, stderr, timedOut, killed, ms: Date.now() - started }
 }

@@ -56,7 +56,9 @@ export const openaiChatWire: Wire = {
     const afterToolResult = last['role'] === 'tool'
     const tools = arr(body['tools']).map((t) => {
       const fn = rec(rec(t)['function'])
-      return { name: String(fn['name']), parameters: fn['parameters'] }
+      const description = fn['description']
+      const tool = { name: String(fn['name']), parameters: fn['parameters'] }
+      return typeof description === 'string' ? { ...tool, description } : tool
     })
     const format = rec(body['response_format'])
     const schema = rec(format['json_schema'])['schema']

@@ -15,6 +15,8 @@ export interface OfferedTool {
   readonly parameters: unknown
   /** The group a Responses `namespace` tool puts it in (Codex's `multi_agent_v1`); echoed in the call. */
   readonly namespace?: string
+  /** Its description, where the agent lists what a free-text argument accepts (OpenCode's agent types). */
+  readonly description?: string
 }
 
 /** What the wire module extracted from a request. */
@@ -73,6 +75,14 @@ function shellArgs(tool: OfferedTool): Record<string, unknown> {
   return args
 }
 
+/** The general subagent each agent names differently: Claude Code and Copilot `general-purpose`, OpenCode `general`. */
+function agentType(tool: OfferedTool): string {
+  const text = tool.description ?? ''
+  return (
+    ['general-purpose', 'general'].find((name) => new RegExp(`\\b${name}\\b`).test(text)) ?? 'general-purpose'
+  )
+}
+
 function subagentArgs(tool: OfferedTool): Record<string, unknown> {
   const props = properties(tool.parameters)
   const args: Record<string, unknown> = {}
@@ -80,7 +90,7 @@ function subagentArgs(tool: OfferedTool): Record<string, unknown> {
   for (const key of ['description', 'prompt', 'task', 'query', 'objective', 'message'])
     if (key in props) args[key] = task
   if ('description' in props) args['description'] = 'List the files'
-  if ('subagent_type' in props) args['subagent_type'] = 'general-purpose'
+  if ('subagent_type' in props) args['subagent_type'] = agentType(tool)
   if ('agent_type' in props) args['agent_type'] = 'general-purpose'
   // Gemini CLI's invoke_agent names one of its built-in subagents.
   if ('agent_name' in props) args['agent_name'] = 'generalist'

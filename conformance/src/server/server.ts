@@ -188,6 +188,8 @@ export async function startServer(logFile: string, bodiesDir?: string): Promise<
     })
   })
   server.on('connection', (socket) => {
+    // A killed agent resets its connection mid-stream (the stall scenarios do it on purpose): not an error.
+    socket.on('error', () => socket.destroy())
     sockets.add(socket)
     socket.on('close', () => sockets.delete(socket))
   })

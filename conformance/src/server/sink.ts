@@ -28,6 +28,8 @@ export async function startProxySink(): Promise<ProxySink> {
     socket.end('HTTP/1.1 403 Forbidden\r\n\r\n')
   })
   server.on('connection', (socket) => {
+    // An agent killed mid-request resets its connection: that is its business, never a crash of the suite.
+    socket.on('error', () => socket.destroy())
     sockets.add(socket)
     socket.on('close', () => sockets.delete(socket))
   })
