@@ -28,7 +28,7 @@ function unfiltered(text: string): { start: number; end: number; kind: string }[
  */
 const NAME_RUN = /[A-Za-z0-9_.-]+/g
 const KEYWORD_IN_NAME = /key|token|secret|pass|pwd|credential|auth/gi
-const SEPARATOR = /(?:\\{0,3}["'`])?[ \t]{0,8}(?:=>|:=|=|:(?!:))[ \t]{0,8}/y
+const SEPARATOR = /(?:\\{0,3}["'`])?[ \t]{0,8}(?:=>|:=|=(?!=)|:(?!:))[ \t]{0,8}/y
 /** After `--name`: spaces, and a value that is not another option. */
 const OPTION_SEPARATOR = /[ \t]+(?=[^\s-])/y
 /** A value quoted by one character (a backslash escapes), by an escaped quote (`\"`), or bare. */

@@ -29,8 +29,8 @@ const MAX_KEYWORD = 10
 /** The longest value taken. */
 const MAX_VALUE = 512
 
-/** After a name: its closing quote, then `=`, `:`, `=>` or `:=` (not `::`, a path in Rust or C++). */
-const SEPARATOR = /(?:\\{0,3}["'`])?[ \t]{0,8}(?:=>|:=|=|:(?!:))[ \t]{0,8}/y
+/** After a name: its closing quote, then `=`, `:`, `=>` or `:=` (not `==`, a comparison, nor `::`, a path). */
+const SEPARATOR = /(?:\\{0,3}["'`])?[ \t]{0,8}(?:=>|:=|=(?!=)|:(?!:))[ \t]{0,8}/y
 /** After a command-line option (`--password`): spaces, then a value that is not another option. */
 const OPTION_SEPARATOR = /[ \t]+(?=[^\s-])/y
 /** A value's opening quote, JSON-escaped up to twice (`\"`, `\\\"`). */
@@ -126,7 +126,9 @@ export function assignedValues(text: string): Assignment[] {
 }
 
 /** A word of a name that says it holds a password or a secret. */
-const PASSWORD_WORD = /(?:password|passwd|passphrase|secret)$|^(?:pwd|pass|pw|credentials?|secrets)$/
+const PASSWORD_WORD = /(?:password|passwd|passphrase|secret)$|^(?:credentials?|secrets)$/
+/** Short words that say so only at a name's end (`DB_PASS`, `smtp_pw`; not `passThrough`). */
+const PASSWORD_LAST_WORD = /^(?:pwd|pass|pw)$/
 /** One-word names of a key or token by what it is for (`APIKEY`, `authToken` split is `auth`, `token`). */
 const KEY_COMPOUNDS = new Set(
   'apikey secretkey accesskey privatekey signingkey masterkey authkey appkey licensekey encryptionkey clientkey sessionkey serverkey webhookkey hmackey adminkey deploykey subscriptionkey accountkey sharedkey storagekey apitoken authtoken accesstoken refreshtoken bottoken idtoken sessiontoken bearertoken oauthtoken apisecret'.split(
@@ -165,6 +167,7 @@ export function nameStrength(name: string): 'strong' | 'weak' {
   const last = all.at(-1) ?? ''
   if (ABOUT_THE_SECRET.has(last)) return 'weak'
   // `SECRET_KEY_BASE`, `KEY_ID`… are about their other words: a trailing `base` does not hide the rest.
+  if (PASSWORD_LAST_WORD.test(last)) return 'strong'
   if (all.some((word) => PASSWORD_WORD.test(word) || KEY_COMPOUNDS.has(word))) return 'strong'
   for (let i = 1; i < all.length; i++) {
     const [before, word] = [all[i - 1]!, all[i]!]
@@ -177,8 +180,8 @@ export function nameStrength(name: string): 'strong' | 'weak' {
 /** Values that hold no secret whatever their name: booleans, types, words standing for one. */
 const NOT_A_VALUE =
   /^(?:true|false|null|none|nil|undefined|yes|no|on|off|auto|required|optional|string|str|bytes|int|number|bool|boolean|object|any|text|secret|password|passwd|token|key|hidden|redacted|masked|empty|default|env|prompt|stdin|file|[*x._-]+)$/i
-/** An identifier, a member access or a call: a reference to a value, not one (`self.password`, `getpass()`). */
-const REFERENCE = /^[A-Za-z_$][\w$]*(?:(?:\.|::|->|\?\.)[A-Za-z_$][\w$]*)+|^[A-Za-z_$][\w$]*\(/
+/** An identifier, a member access or a call: a reference to a value, not one (`self.password`, `this.#pass`, `getpass()`). */
+const REFERENCE = /^[A-Za-z_$][\w$]*(?:(?:\.|::|->|\?\.)#?[A-Za-z_$][\w$]*)+|^[A-Za-z_$][\w$]*\(/
 /** A path or a URL: where a secret is kept, not the secret (URL credentials have their own rule). */
 const LOCATION =
   /^(?:\/|\.{1,2}\/|~\/|[A-Za-z]:\\|[a-z][a-z0-9+.-]*:\/\/)|\.(?:pem|key|json|ya?ml|txt|env|p12|pfx|crt|der)$/i
@@ -189,11 +192,19 @@ export function isLiteralSecret(value: string, quoted: boolean): boolean {
     return false
   if (LOCATION.test(value) || /^\d{1,7}$/.test(value)) return false
   if (quoted) {
-    // A label or an option's name (`"current-password"`), an environment variable's name (`"DB_PASSWORD"`).
-    return !/^[a-z]+(?:[-_][a-z]+)*$/.test(value) && !/^[A-Z]+(?:_[A-Z]+)*$/.test(value)
+    // A label or an option's name (`"current-password"`), an environment variable's name (`"DB_PASSWORD"`),
+    // an identifier naming what it is (`"1password-token"`).
+    return (
+      !/^[a-z]+(?:[-_][a-z]+)*$/.test(value) &&
+      !/^[A-Z]+(?:_[A-Z]+)*$/.test(value) &&
+      !(/^[a-z0-9]+(?:[-_][a-z0-9]+)*$/.test(value) && /password|secret|token|key/.test(value))
+    )
   }
-  // Unquoted: a type or an identifier (`password: string`) unless it has a digit (`hunter22`).
+  // Unquoted: a type or an identifier (`password: string`) unless it has a digit (`hunter22`); an identifier
+  // naming what it holds (`ArrowToken$1`, `apiKeyValue`) is a reference too.
   if (/^[A-Za-z_]+$/.test(value) || REFERENCE.test(value)) return false
+  if (/^[A-Za-z_$][\w$]*$/.test(value) && /password|secret|token|key/i.test(value) && !looksRandom(value))
+    return false
   return true
 }
 

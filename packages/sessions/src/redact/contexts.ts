@@ -118,7 +118,8 @@ function scanContexts(text: string, hits: ReadonlySet<string>): SecretFinding[] 
   if (hits.has('://'))
     for (const m of text.matchAll(URL_CREDENTIAL)) {
       const password = m.groups?.password ?? ''
-      if (NOT_A_SECRET.test(password)) continue
+      // A documentation example (`user:pass@localhost`) names the field instead of filling it.
+      if (NOT_A_SECRET.test(password) || /^(?:pass(?:word)?|passwd|pwd|secret)$/i.test(password)) continue
       // The password ends right before the '@' that the match's last two characters are.
       const end = m.index + m[0].length - 2
       out.push({ start: end - password.length, end, kind: 'connection-string' })
