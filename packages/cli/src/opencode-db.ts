@@ -1,3 +1,4 @@
+import { rename, writeFile } from 'node:fs/promises'
 import {
   OpenCodeDbError,
   readOpenCodeDb,
@@ -215,5 +216,51 @@ export async function storeUsage(target: OpenCodeTarget, json: boolean, io: CliI
   text += `${'total'.padEnd(34)} ${String(requests).padStart(8)} ${String(totals.inputTokens).padStart(10)} ${String(totals.outputTokens).padStart(10)}\n`
   text += `${displayLine(db.file)}: ${sessions.length} session(s), ${requests} model request(s).\n`
   io.out(text)
+  return ExitCode.OK
+}
+
+/** `export <db>#<session>`: one session rendered by the same renderer as every agent's (Markdown or HTML). */
+export async function exportStore(
+  target: OpenCodeTarget,
+  options: {
+    readonly format: 'html' | 'md'
+    readonly redact: boolean
+    readonly keepImages: boolean
+    readonly out?: string
+  },
+  io: CliIo,
+): Promise<ExitCode> {
+  const db = await readStore('export', target, io)
+  if (db.sessions.length !== 1) {
+    const ids = db.sessions.map((s) => `${target.file}#${s.sessionId ?? ''}`)
+    throw new CliError(
+      `sessiontape export: ${displayLine(target.file)} holds ${db.sessions.length} sessions; name one:\n${ids.map((id) => `  ${displayLine(id)}`).join('\n')}`,
+      ExitCode.UNREADABLE,
+      'ERR_NO_SESSION',
+    )
+  }
+  const session = db.sessions[0]!
+  const { renderEvents, Redactor } = await import('@sessiontape/sessions')
+  let text = ''
+  await renderEvents(
+    session.events,
+    {
+      format: options.format,
+      activeOnly: true,
+      file: `${target.file}#${session.sessionId ?? ''}`,
+      keepImages: options.keepImages,
+      ...(options.redact ? { redactor: new Redactor() } : {}),
+    },
+    (chunk) => {
+      text += chunk
+    },
+  )
+  if (options.out === undefined) io.out(text)
+  else {
+    // Written beside its final name and renamed in: a reader never sees half an export.
+    const temp = `${options.out}.${process.pid}.tmp`
+    await writeFile(temp, text, { flag: 'wx' })
+    await rename(temp, options.out)
+  }
   return ExitCode.OK
 }

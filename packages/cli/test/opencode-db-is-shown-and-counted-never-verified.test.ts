@@ -98,3 +98,17 @@ describe('sessiontape reads an OpenCode opencode.db with show and usage; verify 
     })
   }
 })
+
+describe('sessiontape export renders one OpenCode session as it renders any agent', () => {
+  it('names the sessions when the store holds several (exit 2), exports <db>#<session> as Markdown', async () => {
+    const several = await runCli('export', '--format', 'md', file)
+    expect(several.code).toBe(2)
+    expect(several.stderr).toContain(`${file}#ses_1`)
+    expect(several.stderr).toContain(`${file}#ses_2`)
+    const { code, stdout, stderr } = await runCli('export', '--format', 'md', `${file}#ses_1`)
+    expect({ code, stderr }).toEqual({ code: 0, stderr: '' })
+    expect(stdout).toContain('List the files in this directory.')
+    expect(stdout).toContain('There are two files: hello.py and notes.txt.')
+    expect(stdout).toContain('bash')
+  })
+})

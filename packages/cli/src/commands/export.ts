@@ -12,6 +12,7 @@ import {
 import { displayLine } from '../display-text.js'
 import { CLI_MAX_LINE_BYTES } from '../limits.js'
 import { requireFile } from '../targets.js'
+import { openCodeTarget } from '../opencode-target.js'
 
 function oneOf<T extends string>(
   name: string,
@@ -86,6 +87,12 @@ placeholders (a screenshot can show a secret no rule reads) unless --keep-images
         ExitCode.UNREADABLE,
         'ERR_USAGE',
       )
+    }
+    const store = await openCodeTarget(positionals[0])
+    if (store !== undefined) {
+      const keep = { redact: values.redact === true, keepImages: values['keep-images'] === true }
+      const to = out === undefined ? {} : { out }
+      return (await import('../opencode-db.js')).exportStore(store, { format, ...keep, ...to }, io)
     }
     const file = await requireFile('export', positionals[0])
     // Loaded on use: every other command starts without the renderers and the redaction rules.
