@@ -13,20 +13,73 @@ import {
 import { displayLine } from '../display-text.js'
 import { shortTime } from '../format-record.js'
 import { requireDirectory } from '../targets.js'
+import { recogniseFormat } from '@sessiontape/recorder/internal'
 
 const TITLE_CHARS = 50
+/** Levels below a listed directory that are walked (the catalog's deep walk, discover.ts). */
+const WALK_LEVELS = 5
+/** Files recognised at once: bounds open descriptors on a directory of thousands. */
+const RECOGNISE_CONCURRENCY = 8
+
+/** A file a listing found that is no session: its path and why it was left out. */
+interface SkippedFile {
+  readonly path: string
+  readonly reason: string
+}
+
+/**
+ * Leaves out the rows whose file is no session of a format we read: the readers take such a file for a
+ * transcript of ours (0 records, or damaged), a guess. Only rows read as ours are checked, and not those
+ * whose sidecar of ours was read (that transcript is ours whatever its bytes say).
+ */
+async function withoutUnknown<T extends SessionSummary>(
+  rows: readonly T[],
+): Promise<{ sessions: T[]; skipped: SkippedFile[] }> {
+  const unknown = new Set<T>()
+  const doubtful = rows.filter((row) => row.format === 'sessiontape' && row.source !== 'sidecar')
+  for (let i = 0; i < doubtful.length; i += RECOGNISE_CONCURRENCY) {
+    await Promise.all(
+      doubtful.slice(i, i + RECOGNISE_CONCURRENCY).map(async (row) => {
+        // A file that cannot be read stays listed with its note: it may be a session.
+        const format = await recogniseFormat(row.filePath).catch(() => 'unreadable')
+        if (format === undefined) unknown.add(row)
+      }),
+    )
+  }
+  return {
+    sessions: rows.filter((row) => !unknown.has(row)),
+    skipped: [...unknown].map((row) => ({ path: row.filePath, reason: 'unknown format' })),
+  }
+}
+
+function skippedLine(skipped: readonly SkippedFile[]): string {
+  return skipped.length === 0
+    ? ''
+    : `${skipped.length} file(s) skipped (not a session); --skipped lists them\n`
+}
+
+function printSkipped(io: CliIo, skipped: readonly SkippedFile[], json: boolean): void {
+  if (json) writeJson(io, skipped)
+  else for (const file of skipped) io.out(`${displayLine(file.path)}: ${file.reason}\n`)
+}
 
 export const listCommand: Command = {
   name: 'list',
   summary: "list sessions, newest first (every agent's, or a directory's)",
-  usage: 'list [dir…] [--format <f>] [--json] [--rebuild-meta]',
+  usage: 'list [dir…] [--format <f>] [--json] [--skipped] [--rebuild-meta]',
   description: `
 Lists sessions, newest first: last update, record count, session id, format and title. With no
-<dir>, every agent's usual locations are listed: ~/.claude/projects, ~/.codex/sessions,
-~/.gemini/tmp, ~/.qwen/projects, ~/.copilot/session-state, ~/.cursor/projects and chats, and
-~/.sessiontape/sessions (missing ones are skipped), each walked a few levels down.
+<dir>, every agent's usual locations are listed: ~/.claude/projects ($CLAUDE_CONFIG_DIR),
+~/.codex/sessions and archived_sessions ($CODEX_HOME), ~/.gemini/tmp ($GEMINI_CLI_HOME),
+~/.qwen/projects and tmp ($QWEN_HOME), ~/.copilot/session-state ($COPILOT_HOME), ~/.cursor/projects
+and chats, and ~/.sessiontape/sessions ($SESSIONTAPE_SESSIONS_DIR); missing ones are skipped.
 
-With one <dir>: every session (every <sessionId>.jsonl) in <dir>. Figures of sessiontape's own
+Each <dir> (and each of those) is walked down ${WALK_LEVELS} levels, at most 20,000 directories and 200,000
+files (a walk stopped there says so on stderr), never into dot-directories (.sessiontape/ sidecars,
+.git) or node_modules. Only sessions are listed: a file whose content is no format sessiontape reads
+(a log, a config, a usage file) is skipped and counted; --skipped lists them (path and reason).
+
+In a <dir>: every session (every <sessionId>.jsonl). Figures of sessiontape's own
 sessions come from the <sessionId>.meta.json sidecars; a missing, corrupt or stale sidecar is
 rebuilt in memory from its transcript. A session whose files cannot be parsed is still listed,
 with a note; nothing is ever hidden or deleted. Titles and names are shown with control characters
@@ -49,6 +102,7 @@ not a sidecar of ours (other tools keep *.meta.json files too), atomically (temp
 `,
   options: [
     { name: 'json', help: 'print the sessions as a JSON array' },
+    { name: 'skipped', help: 'list the files skipped as no session (path, reason), instead of the sessions' },
     { name: 'rebuild-meta', help: 'save rebuilt sidecars (see above; one <dir> only)' },
     FORMAT_OPTION,
   ],
@@ -61,18 +115,24 @@ not a sidecar of ours (other tools keep *.meta.json files too), atomically (temp
       // The recorder's own listing: it saves sidecars, and reads every file as the format given.
       expectPositionals('list', positionals, 1)
       const dir = await requireDirectory('list', positionals[0])
-      const sessions = await listSessions(dir, { writeRebuiltMeta: rebuild, format })
-      if (values.json === true) writeJson(io, sessions)
-      else io.out(formatTable(dir, sessions))
+      const listed = await listSessions(dir, { writeRebuiltMeta: rebuild, format })
+      const { sessions, skipped } =
+        format === 'auto' ? await withoutUnknown(listed) : { sessions: listed, skipped: [] }
+      if (values.skipped === true) printSkipped(io, skipped, values.json === true)
+      else if (values.json === true) writeJson(io, sessions)
+      else io.out(formatTable(dir, sessions) + skippedLine(skipped))
       return ExitCode.OK
     }
     const dirs: string[] = []
     for (const given of positionals) dirs.push(await requireDirectory('list', given))
     const where = dirs.length === 0 ? "every agent's usual locations" : dirs.join(', ')
-    const { sessions, cacheProblem } = await listWithCatalog(dirs, io.signal)
-    if (cacheProblem !== undefined) io.err(`${displayLine(`sessiontape list: ${cacheProblem}`)}\n`)
-    if (values.json === true) writeFlatJson(io, sessions)
-    else io.out(formatTable(where, sessions))
+    const listed = await listWithCatalog(dirs, io.signal)
+    if (listed.cacheProblem !== undefined)
+      io.err(`${displayLine(`sessiontape list: ${listed.cacheProblem}`)}\n`)
+    const { sessions, skipped } = await withoutUnknown(listed.sessions)
+    if (values.skipped === true) printSkipped(io, skipped, values.json === true)
+    else if (values.json === true) writeFlatJson(io, sessions)
+    else io.out(formatTable(where, sessions) + skippedLine(skipped))
     return ExitCode.OK
   },
 }
@@ -128,7 +188,7 @@ async function listWithCatalog(
 ): Promise<{ sessions: ListedSession[]; cacheProblem?: string }> {
   let cacheProblem: string | undefined
   const sessions = await catalogSessions({
-    ...(dirs.length === 0 ? {} : { dirs, walk: 'shallow' as const }),
+    ...(dirs.length === 0 ? {} : { dirs }),
     // This process does nothing else meanwhile: synchronous stats and cache reads spare a thread-pool round
     // trip per file (docs/search.md, "What a warm call costs").
     blocking: true,

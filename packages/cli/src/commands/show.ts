@@ -28,6 +28,7 @@ import { CLI_KEEP_PROBLEMS, CLI_MAX_LINE_BYTES } from '../limits.js'
 import type { Style } from '../style.js'
 import { requireFile } from '../targets.js'
 import { openCodeTarget } from '../opencode-target.js'
+import { requireKnownFormat } from '../known-format.js'
 
 export const showCommand: Command = {
   name: 'show',
@@ -65,7 +66,7 @@ records in memory. Lines over ${CLI_MAX_LINE_BYTES / 1024 / 1024} MiB are report
       help: 'print { filePath, leafUuid, records, gaps, problems, problemCount, recovered } as JSON',
     },
   ],
-  exitCodes: `0 shown (even with problems: use verify to test), 2 unreadable.`,
+  exitCodes: `0 shown (even with problems: use verify to test), 2 unreadable, or a file of no format it reads: \`unknown format\` (ERR_UNKNOWN_FORMAT; --format reads it as the format given).`,
   async run(args, io) {
     const { values, positionals } = parseCommandArgs(showCommand, args)
     expectPositionals('show', positionals, 1)
@@ -74,6 +75,7 @@ records in memory. Lines over ${CLI_MAX_LINE_BYTES / 1024 / 1024} MiB are report
       return (await import('../opencode-db.js')).showStore(store, values.json === true, io)
     const format = formatOption('show', values.format)
     const filePath = await requireFile('show', positionals[0])
+    await requireKnownFormat('show', filePath, format)
     const leaf = stringOption(values.leaf)
     if (values.tree === true) {
       const session = await readSession(filePath, {

@@ -13,6 +13,7 @@ import { formatProblem, formatRecovered } from '../format-record.js'
 import { CLI_KEEP_PROBLEMS, CLI_MAX_LINE_BYTES } from '../limits.js'
 import { requireFile } from '../targets.js'
 import { refuseSqlite } from '../opencode-target.js'
+import { requireKnownFormat } from '../known-format.js'
 
 const LINK_KINDS = new Set(['orphan', 'duplicate-uuid', 'cycle'])
 
@@ -42,13 +43,14 @@ and skipped unread, the first ${CLI_KEEP_PROBLEMS} problems are listed and the r
       help: 'print { filePath, format, ok, records, metadata, problemCount, problemsByKind, problems, recoveredCount, recovered, earlierSession } as JSON',
     },
   ],
-  exitCodes: `0 clean (recovered torn lines included), 1 problems found, 2 unreadable (missing, a directory, no permission) or not a JSONL transcript (a SQLite database such as OpenCode's opencode.db: ERR_NOT_A_TRANSCRIPT).`,
+  exitCodes: `0 clean (recovered torn lines included), 1 problems found, 2 unreadable (missing, a directory, no permission) or not a JSONL transcript (a SQLite database such as OpenCode's opencode.db: ERR_NOT_A_TRANSCRIPT), or a file of no format it reads: \`unknown format\` (ERR_UNKNOWN_FORMAT; --format reads it as the format given).`,
   async run(args, io) {
     const { values, positionals } = parseCommandArgs(verifyCommand, args)
     expectPositionals('verify', positionals, 1)
     await refuseSqlite('verify', positionals[0])
     const format = formatOption('verify', values.format)
     const filePath = await requireFile('verify', positionals[0])
+    await requireKnownFormat('verify', filePath, format)
     const scan = await scanTranscript(filePath, {
       format,
       signal: io.signal,

@@ -156,7 +156,9 @@ async function walkOne(
   const sessions = new Map<string, string>()
   for (const name of names) sessions.set(transcriptBaseName(name), prefix + name)
   for (const entry of entries) {
-    if (!entry.isDirectory() || entry.name.startsWith('.')) continue
+    // Dot-directories hold no session of a listed tree's own (.sessiontape/ sidecars, .git); a package
+    // tree's node_modules is thousands of directories of other people's files.
+    if (!entry.isDirectory() || entry.name.startsWith('.') || entry.name === 'node_modules') continue
     const parent = sessions.get(entry.name)
     if (parent !== undefined) await subagentsOf(path.join(dir, entry.name), parent, found, walk.skipped)
     else subdirectories.push(entry.name)

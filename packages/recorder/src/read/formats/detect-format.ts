@@ -1,4 +1,6 @@
 import { stat } from 'node:fs/promises'
+import path from 'node:path'
+import { findMeta } from '../../format/meta-file.js'
 import { isCompressed, openByteSource } from '../byte-source.js'
 import { hasEnvelope } from '../../format/envelope.js'
 import type { TranscriptFormat } from './transcript-format.js'
@@ -20,14 +22,25 @@ type Verdict = TranscriptFormat | undefined
  * The format of a file whose first bytes are `prefix` (at most {@link DETECT_PREFIX_BYTES}; `size` is
  * the file's size). Pure. Decided by the first line that only one format writes; a file nothing decides
  * (empty, damaged from its first line) is read as this package's format, whose reader reports every
- * problem.
+ * problem. {@link verdictOfPrefix} says "nothing decided" instead.
  */
 export function formatOfPrefix(prefix: Uint8Array, size: number): TranscriptFormat {
+  return verdictOfPrefix(prefix, size) ?? 'sessiontape'
+}
+
+/**
+ * {@link formatOfPrefix} without the fallback: `undefined` when no line decides. Whole lines decide first;
+ * when none does, the head of the first line that is not whole JSON (cut by the prefix, torn, two records
+ * glued) is read for its key fields ({@link formatOfHead}).
+ */
+export function verdictOfPrefix(prefix: Uint8Array, size: number): Verdict {
   const bytes = Buffer.from(prefix.buffer, prefix.byteOffset, prefix.byteLength)
   let start = 0
   // Leading NUL bytes (a zeroed first block after a power cut) and blank space say nothing.
   while (start < bytes.length && (bytes[start] === 0 || isSpace(bytes[start]!))) start++
-  if (start === bytes.length) return 'sessiontape'
+  if (start === bytes.length) return undefined
+  // The first line that did not parse, kept to read its key fields when no whole line decides.
+  let unparsed: string | undefined
   const wholeFile = bytes.length >= size
   let lines = 0
   let firstLine = true
@@ -35,8 +48,12 @@ export function formatOfPrefix(prefix: Uint8Array, size: number): TranscriptForm
     let end = bytes.indexOf(0x0a, start)
     const terminated = end !== -1
     if (end === -1) {
-      // The last bytes are a line only when they are the end of the file (not cut off by the prefix).
-      if (!wholeFile) break
+      // The last bytes are a line only when they are the end of the file (not cut off by the prefix); a cut
+      // one still shows its head.
+      if (!wholeFile) {
+        unparsed ??= bytes.toString('utf8', start, Math.min(bytes.length, start + HEAD_CHARS))
+        break
+      }
       end = bytes.length
     }
     const text = bytes.toString('utf8', start, end).trim()
@@ -52,6 +69,7 @@ export function formatOfPrefix(prefix: Uint8Array, size: number): TranscriptForm
     const first = firstLine
     firstLine = false
     const verdict = formatOfLine(text)
+    if (verdict === undefined && text.charCodeAt(0) === 0x7b) unparsed ??= text.slice(0, HEAD_CHARS)
     // A whole document on the first line is Gemini's older format only when nothing follows it: a header
     // line that carries `"messages": []` followed by more lines (as third-party tools write it) is JSONL.
     if (verdict === 'gemini-json' && first && terminated && nextNonBlank(bytes, start) < bytes.length)
@@ -63,7 +81,44 @@ export function formatOfPrefix(prefix: Uint8Array, size: number): TranscriptForm
     const verdict = formatOfDocument(bytes.toString('utf8'))
     if (verdict !== undefined) return verdict
   }
-  return 'sessiontape'
+  return unparsed === undefined ? undefined : formatOfHead(unparsed)
+}
+
+/** Characters of a line's head read for its key fields. */
+const HEAD_CHARS = 16 * 1024
+/** A key and a scalar value (or the opening of an object or array) as JSON writes them. */
+const KEY_FIELD = /"([A-Za-z_$][\w$]*)"\s*:\s*("(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?|true|false|null|\{|\[)/g
+
+/**
+ * The format the key fields at the head of a line show, for a line that is not whole JSON: one too long to
+ * read whole (a pasted image of 855 KB in a Claude line), torn, or two records glued. Each key's first
+ * occurrence is taken (the envelope's fields come before the content in every format we read), and the
+ * same rules as {@link formatOfLine} decide. Nested objects stand as `{}`, arrays as `[]`.
+ */
+export function formatOfHead(head: string): Verdict {
+  if (head.charCodeAt(0) !== 0x7b) return undefined
+  const fields: Record<string, unknown> = {}
+  for (const [, key, raw] of head.matchAll(KEY_FIELD)) {
+    if (key === undefined || raw === undefined || key in fields) continue
+    let value: unknown
+    if (raw === '{') value = {}
+    else if (raw === '[') value = []
+    else {
+      try {
+        value = JSON.parse(raw)
+      } catch {
+        continue
+      }
+    }
+    fields[key] = value
+  }
+  // A nested object's fields are unknown: `message.parts` (Qwen) stays undecided rather than read as Claude.
+  if (typeof fields.message === 'object' && fields.message !== null && !Array.isArray(fields.message)) {
+    if ('parts' in fields) return 'qwen-code'
+    if ('content' in fields || 'usage' in fields)
+      fields.message = { content: fields.content, usage: fields.usage }
+  }
+  return formatOfObject(fields)
 }
 
 /** The format one line of JSON shows, or undefined when it could be several (or is not JSON). */
@@ -76,7 +131,11 @@ export function formatOfLine(text: string): Verdict {
     return undefined
   }
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return undefined
-  const o = value as Record<string, unknown>
+  return formatOfObject(value as Record<string, unknown>)
+}
+
+/** The format one parsed line (an object) shows, or undefined when it could be several. */
+function formatOfObject(o: Record<string, unknown>): Verdict {
   if (hasEnvelope(o)) return 'sessiontape'
   const foreign = formatOfIdlessLine(o)
   if (foreign !== undefined) return foreign
@@ -159,6 +218,27 @@ function isSpace(byte: number): boolean {
 
 /** {@link formatOfPrefix} of the file at `filePath` (read, never written). */
 export async function detectFormat(filePath: string): Promise<TranscriptFormat> {
+  const { prefix, size } = await readPrefix(filePath)
+  return formatOfPrefix(prefix, size)
+}
+
+/**
+ * The format of the file at `filePath`, or `undefined` when it is none we read — never a guess: its content
+ * decides ({@link verdictOfPrefix}), else a sidecar of ours for it (`<sessionId>.meta.json`) makes it ours
+ * (an empty transcript, or one damaged from its first byte, that a recorder of ours wrote). Read only.
+ */
+export async function recogniseFormat(filePath: string): Promise<TranscriptFormat | undefined> {
+  const { prefix, size } = await readPrefix(filePath)
+  const verdict = verdictOfPrefix(prefix, size)
+  if (verdict !== undefined) return verdict
+  const name = path.basename(filePath)
+  if (!name.endsWith('.jsonl')) return undefined
+  const { meta } = await findMeta(path.dirname(filePath), name.slice(0, -'.jsonl'.length))
+  return typeof meta === 'string' ? undefined : 'sessiontape'
+}
+
+/** The first {@link DETECT_PREFIX_BYTES} of a file, and its size (`Infinity`: more than the prefix, compressed). */
+async function readPrefix(filePath: string): Promise<{ prefix: Uint8Array; size: number }> {
   // A compressed file's size says nothing of its content's: one byte more than the prefix is read to know
   // whether the prefix is the whole content.
   const compressed = isCompressed(filePath)
@@ -173,10 +253,10 @@ export async function detectFormat(filePath: string): Promise<TranscriptFormat> 
       got += bytesRead
     }
     const whole = got < buffer.length || !compressed ? got : Infinity
-    return formatOfPrefix(
-      buffer.subarray(0, Math.min(got, DETECT_PREFIX_BYTES)),
-      compressed ? whole : Math.max(size, got),
-    )
+    return {
+      prefix: buffer.subarray(0, Math.min(got, DETECT_PREFIX_BYTES)),
+      size: compressed ? whole : Math.max(size, got),
+    }
   } finally {
     await source.close()
   }
