@@ -16,7 +16,7 @@ notice.style.padding = '8px 12px';
 notice.style.border = '1px solid var(--line)';
 notice.style.borderRadius = '8px';
 main.insertBefore(notice, list);
-var RESET_REASONS = { truncated: 'The file was cut shorter', replaced: 'Another file was put in its place', rewritten: 'Its first lines were rewritten' };
+var RESET_REASONS = { truncated: 'The file was cut shorter', replaced: 'Another file was put in its place', rewritten: 'Its first lines were rewritten', continued: 'The session went on in a new file' };
 function follow(url) {
   status.textContent = 'connecting…';
   var source = new EventSource(url);

@@ -18,7 +18,8 @@ import { createHash } from 'node:crypto'
 /** First bytes compared: a session's first record (its id, its start) is within them. */
 const HEAD_BYTES = 4096
 
-export type FileChange = 'replaced' | 'truncated' | 'rewritten'
+/** `continued`: the session gained or lost a file (a segment: recorder/src/format/segments.ts). */
+export type FileChange = 'replaced' | 'truncated' | 'rewritten' | 'continued'
 
 /** Whether `/dev/fd/<n>` opens a descriptor's own file (Linux, macOS, the BSDs); elsewhere the path is read. */
 let devFd: boolean | undefined
@@ -117,4 +118,19 @@ async function readHead(handle: FileHandle): Promise<Buffer> {
     if (filled === HEAD_BYTES) break
   }
   return buffer.subarray(0, filled)
+}
+
+/** Whether a file's last byte is not a newline (a write in progress); a Gemini JSON document never is. */
+export async function lastLineOpen(file: string): Promise<boolean> {
+  if (file.endsWith('.json')) return false
+  const handle = await open(file, 'r')
+  try {
+    const { size } = await handle.stat()
+    if (size === 0) return false
+    const last = Buffer.alloc(1)
+    await handle.read(last, 0, 1, size - 1)
+    return last[0] !== 0x0a
+  } finally {
+    await handle.close()
+  }
 }

@@ -9,9 +9,11 @@
  * descriptor; before anything read goes out, the file is checked to be the same one, no shorter than where
  * reading had got to, with the same first bytes. When it is not (truncated, renamed over, rewritten), the
  * page is told (`reset`) and the file at the path is read from its start: what the page shows is never
- * part one file, part another. Segments: a session the recorder goes on writing in `<id>~<n>.jsonl`
- * (recorder/src/format/segments.ts) is one session across files; following it into its next file belongs in
- * #restart's place (the file found sealed hands on to its successor instead of being read again).
+ * part one file, part another. Segments: a session of ours kept in several files (`<id>.jsonl` then
+ * `<id>~<n>.jsonl`, recorder/src/format/segments.ts) is read whole across them the first time (the recorder's
+ * reader stitches them, a carried record once), then followed in its last file. When the session gains a
+ * file (the recorder went on in a new segment) or loses one, the page is told (`reset`, `continued`) and the
+ * session is read again from its first file: following it into its next file, never mixing it with another.
  *
  * Pacing: after each chunk of lines, what was built goes out and the read waits until the page's stream has
  * drained (`drained()`): a page that reads slowly slows its read, and a page's stream never holds more than
@@ -25,16 +27,16 @@
  * Memory: the open turn, the turns of one chunk, the links of the records (a few dozen bytes each) and the
  * records off the branch; never the session's turns (Gemini's documents, read whole, excepted).
  */
-import { open, stat } from 'node:fs/promises'
+import { stat } from 'node:fs/promises'
 import { createHash } from 'node:crypto'
 import type { FormatOption, SessionRecord, TranscriptFormat } from '@sessiontape/recorder'
-import { isLeafCandidate, linkParentOf, resolveFormat } from '@sessiontape/recorder/internal'
+import { isLeafCandidate, linkParentOf, resolveFormat, sessionFiles } from '@sessiontape/recorder/internal'
 import { canReadTail, readEvents, type ReadPoint } from '../catalog/read-events.js'
 import { BranchLinks, recordOf } from '../export/branch-pass.js'
 import { pageMeta, turnBuilder } from '../export/render.js'
 import type { Turn } from '../export/turns.js'
 import type { TurnBuilder } from '../export/turns.js'
-import { FollowedFile, type FileChange } from './followed-file.js'
+import { FollowedFile, lastLineOpen, type FileChange } from './followed-file.js'
 
 /** What a live page is sent. */
 export interface LiveMessages {
@@ -83,8 +85,10 @@ export class LiveSession {
   #resolved: TranscriptFormat | undefined
   /** Appended to only: read from where the last read stopped. False: read whole each time (Gemini). */
   #tail = false
-  /** The file read from where the last read stopped (tail mode). */
+  /** The file read from where the last read stopped (tail mode): the session's last file. */
   #file: FollowedFile | undefined
+  /** Every file of the session as last found (one, unless it is ours and kept in segments). */
+  #files: readonly string[] = []
   /** Where the next read starts (tail mode). */
   #point: ReadPoint | undefined
   /** What the path's stat said last time: an unchanged one skips the poll. */
@@ -124,8 +128,9 @@ export class LiveSession {
 
   /** Reads what changed when the path's stat says something did (size, times, identity). */
   async poll(signal?: AbortSignal): Promise<void> {
-    const info = await stat(this.#path, { bigint: true })
-    const seen = `${info.dev}:${info.ino}:${info.size}:${info.mtimeNs}:${info.ctimeNs}`
+    const files = await this.#sessionFiles()
+    const info = await stat(files.at(-1)!, { bigint: true })
+    const seen = `${files.join('\n')}:${info.dev}:${info.ino}:${info.size}:${info.mtimeNs}:${info.ctimeNs}`
     if (seen === this.#lastSeen) return
     await this.update(signal)
     // Only once the read went through: a failed one is tried again at the next poll.
@@ -145,12 +150,15 @@ export class LiveSession {
       return
     }
     if (this.#file === undefined) {
-      this.#file = await FollowedFile.open(this.#path)
-      if (this.#pageTag !== undefined && !this.#file.matches(this.#pageTag))
+      this.#files = await this.#sessionFiles()
+      this.#file = await FollowedFile.open(this.#files.at(-1)!)
+      if (this.#pageTag !== undefined && !this.#file.matches(this.#pageTag) && this.#files.length === 1)
         this.#send.reset({ reason: 'replaced' })
     }
     for (let restarts = 0; ; restarts++) {
       try {
+        const files = await this.#sessionFiles()
+        if (files.join('\n') !== this.#files.join('\n')) throw new FileChanged('continued')
         const change = await this.#file.change(this.#point?.offset ?? 0)
         if (change !== undefined) throw new FileChanged(change)
         await this.#readTail(this.#file, signal)
@@ -173,7 +181,8 @@ export class LiveSession {
   /** The file changed under the page: it is told, and the file at the path is read from its start. */
   async #restart(reason: FileChange): Promise<void> {
     await this.#file?.close()
-    this.#file = await FollowedFile.open(this.#path)
+    this.#files = await this.#sessionFiles()
+    this.#file = await FollowedFile.open(this.#files.at(-1)!)
     this.#point = undefined
     this.#builder = this.#newBuilder()
     this.#links = new BranchLinks()
@@ -184,6 +193,12 @@ export class LiveSession {
     this.#sentOpen = undefined
     this.#problems = 0
     this.#send.reset({ reason })
+  }
+
+  /** The session's files, in order: its segments too when it is ours (one stat-free look at the directory). */
+  async #sessionFiles(): Promise<readonly string[]> {
+    if (this.#resolved !== 'sessiontape') return [this.#path]
+    return (await sessionFiles(this.#path)).map((file) => file.path)
   }
 
   /** Turns in the next message: the first is small (it replaces the turns the page came with at once). */
@@ -225,8 +240,11 @@ export class LiveSession {
       batchBytes = 0
       this.#sentOpen = undefined
     }
+    // A session in segments is read whole the first time, by its first file (the recorder's reader stitches
+    // them, a carried record once): the point it returns is in the last file, which is followed from there.
+    const segments = this.#point === undefined && this.#files.length > 1 ? this.#files.slice(1) : undefined
     const point = await readEvents(
-      file.readPath,
+      segments === undefined ? file.readPath : this.#files[0]!,
       this.#resolved!,
       this.#point,
       {
@@ -246,6 +264,7 @@ export class LiveSession {
         },
       },
       signal,
+      segments,
     )
     await checked()
     this.#point = point
@@ -317,20 +336,5 @@ export class LiveSession {
     const nowOn = [...this.#shownOff].filter((uuid) => !off.has(uuid))
     this.#shownOff = off
     if (nowOff.length > 0 || nowOn.length > 0) this.#send.branch({ off: nowOff, on: nowOn })
-  }
-}
-
-/** Whether a file's last byte is not a newline (a write in progress); a Gemini JSON document never is. */
-async function lastLineOpen(file: string): Promise<boolean> {
-  if (file.endsWith('.json')) return false
-  const handle = await open(file, 'r')
-  try {
-    const { size } = await handle.stat()
-    if (size === 0) return false
-    const last = Buffer.alloc(1)
-    await handle.read(last, 0, 1, size - 1)
-    return last[0] !== 0x0a
-  } finally {
-    await handle.close()
   }
 }
