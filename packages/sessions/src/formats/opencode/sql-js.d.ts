@@ -1,5 +1,6 @@
-// The part of sql.js (a CommonJS module whose export is its initialiser) this folder uses.
-declare module 'sql.js' {
+// The part of sql.js (a CommonJS module whose export is its initialiser) this folder uses: its build with
+// the WebAssembly inlined, so a bundle (the CLI's) needs no .wasm file beside it.
+declare module 'sql.js/dist/sql-wasm-inline.js' {
   export interface SqlJsStatement {
     step(): boolean
     getAsObject(): Record<string, unknown>

@@ -1,13 +1,15 @@
-import type { SqlJsDatabase, SqlJsStatic } from 'sql.js'
+import type { SqlJsDatabase, SqlJsStatic } from 'sql.js/dist/sql-wasm-inline.js'
 
 /**
  * SQLite compiled to WebAssembly (sql.js), loaded on first use so that importing this package loads nothing.
- * An image opened here lives in sql.js's in-memory file system: nothing it does reaches the disk.
+ * Its build with the WebAssembly inlined (base64 in the JS): the default build reads `sql-wasm.wasm` from
+ * beside its own file, which a bundle such as the CLI's does not have (it then aborted the process). An image
+ * opened here lives in sql.js's in-memory file system: nothing it does reaches the disk.
  */
 let loading: Promise<SqlJsStatic> | undefined
 
 async function sqlJs(): Promise<SqlJsStatic> {
-  loading ??= import('sql.js').then((module) => module.default())
+  loading ??= import('sql.js/dist/sql-wasm-inline.js').then((module) => module.default())
   try {
     return await loading
   } catch (error) {
