@@ -71,3 +71,37 @@ export const PROMPTS = {
   killed: 'CONF-KILLED: Write a long story. [[stall]]',
   subagent: 'CONF-SUBAGENT: Use a subagent to list the files in this directory. [[subagent]]',
 } as const
+
+/** How an agent CLI is called for each of the four scenarios: `(prompt) => its arguments`. */
+export interface ScenarioCommands {
+  readonly run: (prompt: string) => readonly string[]
+  /** The first step of `tool-resume`, when it needs more than `run` (tools to allow). */
+  readonly tool?: (prompt: string) => readonly string[]
+  /** The follow-up of `tool-resume`, continuing the session the first step made. */
+  readonly resume: (prompt: string) => readonly string[]
+  /** The subagent scenario's command, when it needs more than `run` (tools to allow). */
+  readonly subagent?: (prompt: string) => readonly string[]
+  /** Scenarios in which the server sends Anthropic's `request-id` header. @default none */
+  readonly withRequestId?: readonly ScenarioLabel[]
+}
+
+/** The four scenarios every agent runs, from how it is called: one table, the same prompts for all. */
+export function scenariosOf(commands: ScenarioCommands): Scenario[] {
+  const { run, tool = run, resume, subagent = run, withRequestId = [] } = commands
+  const scenario = (label: ScenarioLabel, steps: Step[], prompts: string[]): Scenario => ({
+    label,
+    requestId: withRequestId.includes(label),
+    steps,
+    prompts,
+  })
+  return [
+    scenario('simple', [{ args: run(PROMPTS.simple) }], ['CONF-SIMPLE']),
+    scenario(
+      'tool-resume',
+      [{ args: tool(PROMPTS.tool) }, { args: resume(PROMPTS.resume) }],
+      ['CONF-TOOL', 'CONF-RESUME'],
+    ),
+    scenario('killed', [{ args: run(PROMPTS.killed), kill: 'on-stall' }], ['CONF-KILLED']),
+    scenario('subagent', [{ args: subagent(PROMPTS.subagent) }], ['CONF-SUBAGENT']),
+  ]
+}

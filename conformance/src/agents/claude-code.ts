@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { walk } from '../files.js'
-import { PROMPTS, type AgentSpec, type Cumulative } from './agent.js'
+import { scenariosOf, type AgentSpec, type Cumulative } from './agent.js'
 
 /** Claude Code: Anthropic Messages; sessions in ~/.claude/projects/<cwd-slug>/<session>.jsonl (+ subagents/). */
 
@@ -52,32 +52,13 @@ export const claudeCode: AgentSpec = {
   title: 'Claude Code',
   bin: 'claude',
   needsNode22: false,
-  scenarios: [
-    {
-      label: 'simple',
-      requestId: false,
-      steps: [{ args: ['-p', PROMPTS.simple] }],
-      prompts: ['CONF-SIMPLE'],
-    },
-    {
-      label: 'tool-resume',
-      requestId: true,
-      steps: [{ args: ['-p', PROMPTS.tool, ...TOOLS] }, { args: ['-c', '-p', PROMPTS.resume, ...TOOLS] }],
-      prompts: ['CONF-TOOL', 'CONF-RESUME'],
-    },
-    {
-      label: 'killed',
-      requestId: true,
-      steps: [{ args: ['-p', PROMPTS.killed], kill: 'on-stall' }],
-      prompts: ['CONF-KILLED'],
-    },
-    {
-      label: 'subagent',
-      requestId: false,
-      steps: [{ args: ['-p', PROMPTS.subagent, ...TOOLS, 'Agent', 'Task'] }],
-      prompts: ['CONF-SUBAGENT'],
-    },
-  ],
+  scenarios: scenariosOf({
+    run: (prompt) => ['-p', prompt],
+    tool: (prompt) => ['-p', prompt, ...TOOLS],
+    resume: (prompt) => ['-c', '-p', prompt, ...TOOLS],
+    subagent: (prompt) => ['-p', prompt, ...TOOLS, 'Agent', 'Task'],
+    withRequestId: ['tool-resume', 'killed'],
+  }),
   setup(ctx) {
     mkdirSync(join(ctx.home, '.claude'), { recursive: true })
   },

@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { walk } from '../files.js'
-import { PROMPTS, type AgentSpec, type Cumulative } from './agent.js'
+import { scenariosOf, type AgentSpec, type Cumulative } from './agent.js'
 
 /** Codex CLI: OpenAI Responses; rollouts in $CODEX_HOME/sessions/YYYY/MM/DD/rollout-*.jsonl. */
 
@@ -42,32 +42,10 @@ export const codex: AgentSpec = {
   title: 'Codex CLI',
   bin: 'codex',
   needsNode22: false,
-  scenarios: [
-    {
-      label: 'simple',
-      requestId: false,
-      steps: [{ args: [...EXEC, PROMPTS.simple] }],
-      prompts: ['CONF-SIMPLE'],
-    },
-    {
-      label: 'tool-resume',
-      requestId: false,
-      steps: [{ args: [...EXEC, PROMPTS.tool] }, { args: [...EXEC, 'resume', '--last', PROMPTS.resume] }],
-      prompts: ['CONF-TOOL', 'CONF-RESUME'],
-    },
-    {
-      label: 'killed',
-      requestId: false,
-      steps: [{ args: [...EXEC, PROMPTS.killed], kill: 'on-stall' }],
-      prompts: ['CONF-KILLED'],
-    },
-    {
-      label: 'subagent',
-      requestId: false,
-      steps: [{ args: [...EXEC, PROMPTS.subagent] }],
-      prompts: ['CONF-SUBAGENT'],
-    },
-  ],
+  scenarios: scenariosOf({
+    run: (prompt) => [...EXEC, prompt],
+    resume: (prompt) => [...EXEC, 'resume', '--last', prompt],
+  }),
   setup(ctx) {
     const dir = join(ctx.home, '.codex')
     mkdirSync(dir, { recursive: true })

@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { walk } from '../files.js'
-import { PROMPTS, type AgentSpec, type Cumulative } from './agent.js'
+import { scenariosOf, type AgentSpec, type Cumulative } from './agent.js'
 
 /**
  * Copilot CLI in its BYOK mode (`copilot help providers`: no GitHub sign-in): OpenAI Chat Completions by
@@ -51,35 +51,10 @@ export const copilot: AgentSpec = {
   title: 'Copilot CLI',
   bin: 'copilot',
   needsNode22: false,
-  scenarios: [
-    {
-      label: 'simple',
-      requestId: false,
-      steps: [{ args: [...RUN, PROMPTS.simple] }],
-      prompts: ['CONF-SIMPLE'],
-    },
-    {
-      label: 'tool-resume',
-      requestId: false,
-      steps: [
-        { args: [...RUN, PROMPTS.tool] },
-        { args: ['--allow-all-tools', '--continue', '-p', PROMPTS.resume] },
-      ],
-      prompts: ['CONF-TOOL', 'CONF-RESUME'],
-    },
-    {
-      label: 'killed',
-      requestId: false,
-      steps: [{ args: [...RUN, PROMPTS.killed], kill: 'on-stall' }],
-      prompts: ['CONF-KILLED'],
-    },
-    {
-      label: 'subagent',
-      requestId: false,
-      steps: [{ args: [...RUN, PROMPTS.subagent] }],
-      prompts: ['CONF-SUBAGENT'],
-    },
-  ],
+  scenarios: scenariosOf({
+    run: (prompt) => [...RUN, prompt],
+    resume: (prompt) => ['--allow-all-tools', '--continue', '-p', prompt],
+  }),
   setup(ctx) {
     mkdirSync(join(ctx.home, '.copilot'), { recursive: true })
   },

@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { walk } from '../files.js'
-import { PROMPTS, type AgentSpec } from './agent.js'
+import { scenariosOf, type AgentSpec } from './agent.js'
 
 /**
  * Gemini CLI: Gemini API (a router `generateContent` call, then `streamGenerateContent?alt=sse`); sessions in
@@ -15,35 +15,10 @@ export const gemini: AgentSpec = {
   title: 'Gemini CLI',
   bin: 'gemini',
   needsNode22: true,
-  scenarios: [
-    {
-      label: 'simple',
-      requestId: false,
-      steps: [{ args: [...RUN, PROMPTS.simple] }],
-      prompts: ['CONF-SIMPLE'],
-    },
-    {
-      label: 'tool-resume',
-      requestId: false,
-      steps: [
-        { args: [...RUN, PROMPTS.tool] },
-        { args: ['--yolo', '--resume', 'latest', '-p', PROMPTS.resume] },
-      ],
-      prompts: ['CONF-TOOL', 'CONF-RESUME'],
-    },
-    {
-      label: 'killed',
-      requestId: false,
-      steps: [{ args: [...RUN, PROMPTS.killed], kill: 'on-stall' }],
-      prompts: ['CONF-KILLED'],
-    },
-    {
-      label: 'subagent',
-      requestId: false,
-      steps: [{ args: [...RUN, PROMPTS.subagent] }],
-      prompts: ['CONF-SUBAGENT'],
-    },
-  ],
+  scenarios: scenariosOf({
+    run: (prompt) => [...RUN, prompt],
+    resume: (prompt) => ['--yolo', '--resume', 'latest', '-p', prompt],
+  }),
   setup(ctx) {
     const dir = join(ctx.home, '.gemini')
     mkdirSync(dir, { recursive: true })

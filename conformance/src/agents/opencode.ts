@@ -2,7 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { walk } from '../files.js'
 import { runAgent } from '../run-agent.js'
-import { PROMPTS, type AgentSpec, type Cumulative, type CumulativeContext } from './agent.js'
+import { scenariosOf, type AgentSpec, type Cumulative, type CumulativeContext } from './agent.js'
 
 /**
  * OpenCode: OpenAI Chat Completions through `@ai-sdk/openai-compatible`; sessions only in SQLite,
@@ -53,32 +53,7 @@ export const opencode: AgentSpec = {
   title: 'OpenCode',
   bin: 'opencode',
   needsNode22: false,
-  scenarios: [
-    {
-      label: 'simple',
-      requestId: false,
-      steps: [{ args: [...RUN, PROMPTS.simple] }],
-      prompts: ['CONF-SIMPLE'],
-    },
-    {
-      label: 'tool-resume',
-      requestId: false,
-      steps: [{ args: [...RUN, PROMPTS.tool] }, { args: [...RUN, '-c', PROMPTS.resume] }],
-      prompts: ['CONF-TOOL', 'CONF-RESUME'],
-    },
-    {
-      label: 'killed',
-      requestId: false,
-      steps: [{ args: [...RUN, PROMPTS.killed], kill: 'on-stall' }],
-      prompts: ['CONF-KILLED'],
-    },
-    {
-      label: 'subagent',
-      requestId: false,
-      steps: [{ args: [...RUN, PROMPTS.subagent] }],
-      prompts: ['CONF-SUBAGENT'],
-    },
-  ],
+  scenarios: scenariosOf({ run: (prompt) => [...RUN, prompt], resume: (prompt) => [...RUN, '-c', prompt] }),
   setup(ctx) {
     const dir = join(ctx.home, '.config', 'opencode')
     mkdirSync(dir, { recursive: true })

@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { walk } from '../files.js'
-import { PROMPTS, type AgentSpec } from './agent.js'
+import { scenariosOf, type AgentSpec } from './agent.js'
 
 /** Qwen Code: OpenAI Chat Completions; chats in ~/.qwen/projects/<cwd-slug>/chats/<id>.jsonl. Needs Node 22. */
 
@@ -12,32 +12,7 @@ export const qwen: AgentSpec = {
   title: 'Qwen Code',
   bin: 'qwen',
   needsNode22: true,
-  scenarios: [
-    {
-      label: 'simple',
-      requestId: false,
-      steps: [{ args: [...RUN, PROMPTS.simple] }],
-      prompts: ['CONF-SIMPLE'],
-    },
-    {
-      label: 'tool-resume',
-      requestId: false,
-      steps: [{ args: [...RUN, PROMPTS.tool] }, { args: [...RUN, '-c', PROMPTS.resume] }],
-      prompts: ['CONF-TOOL', 'CONF-RESUME'],
-    },
-    {
-      label: 'killed',
-      requestId: false,
-      steps: [{ args: [...RUN, PROMPTS.killed], kill: 'on-stall' }],
-      prompts: ['CONF-KILLED'],
-    },
-    {
-      label: 'subagent',
-      requestId: false,
-      steps: [{ args: [...RUN, PROMPTS.subagent] }],
-      prompts: ['CONF-SUBAGENT'],
-    },
-  ],
+  scenarios: scenariosOf({ run: (prompt) => [...RUN, prompt], resume: (prompt) => [...RUN, '-c', prompt] }),
   setup(ctx) {
     mkdirSync(join(ctx.home, '.qwen'), { recursive: true })
   },
