@@ -31,7 +31,10 @@ export default tseslint.config(
   },
   {
     // Being rewritten by the seal-and-roll issue (41 b): these two write/ files are over 350 lines until then.
-    files: ['packages/recorder/src/write/transcript.ts', 'packages/recorder/src/write/record-queue.ts'],
+    files: [
+      'packages/recorder/src/write/file/transcript.ts',
+      'packages/recorder/src/write/queue/record-queue.ts',
+    ],
     rules: { 'max-lines': 'off' },
   },
   {

@@ -7,7 +7,7 @@
 // Run: node --conditions=@sessiontape/source --import tsx bench/escape-test.ts
 import { randomBytes } from 'node:crypto'
 
-import { needsEscape, PIECE_CHARS, pieceEnd } from '../src/write/held-text.js'
+import { needsEscape, PIECE_CHARS, pieceEnd } from '../src/write/serialize/held-text.js'
 
 // The test before: a match tried at every position, and every surrogate (paired too) sent to the escape.
 // eslint-disable-next-line no-control-regex -- the control characters are what it looks for

@@ -20,8 +20,8 @@ import { PerformanceObserver } from 'node:perf_hooks'
 import { fileURLToPath } from 'node:url'
 
 import { createRecorder } from '../src/index.js'
-import { RecordQueue } from '../src/write/record-queue.js'
-import { JsonWalk } from '../src/write/json-walk.js'
+import { RecordQueue } from '../src/write/queue/record-queue.js'
+import { JsonWalk } from '../src/write/serialize/json-walk.js'
 import { chatData, hugeData, hugeMb } from './records.js'
 import { FIELDS, HUGE, roundsAfter } from './workloads.js'
 

@@ -20,7 +20,7 @@ export {
   type Continuation,
   type ContinuationReason,
 } from './format/segments.js'
-export { inspectTailSync, type InspectTailOptions, type TailInspection } from './write/inspect-tail.js'
+export { inspectTailSync, type InspectTailOptions, type TailInspection } from './write/resume/inspect-tail.js'
 export {
   repairTornTail,
   repairTornTailSync,
@@ -43,7 +43,7 @@ export { PROBLEM_KINDS, type ProblemKind, type ReadProblem } from './format/prob
 export { listSessions, type ListSessionsOptions, type SessionSummary } from './read/list-sessions.js'
 export { createRecorder } from './write/recorder.js'
 export type { Recorder, RecorderStats, RecordOptions, FlushWatermark } from './write/recorder-api.js'
-export type { Turn, TurnKind, TurnUsage } from './write/turns/turn.js'
+export type { Turn, TurnKind, TurnUsage } from './write/accept/turns/turn.js'
 export type { FsyncMode, OverflowPolicy, ProfileFields, RecorderOptions, WriterProfile } from './options.js'
 export {
   InvalidRecordError,

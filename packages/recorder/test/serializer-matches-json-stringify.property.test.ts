@@ -3,7 +3,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 
-import { HOLD_CHARS } from '../src/write/held-scan.js'
+import { HOLD_CHARS } from '../src/write/serialize/held-scan.js'
 import {
   type HeldText,
   needsEscape,
@@ -11,8 +11,8 @@ import {
   unitAt,
   utf8BytesOf,
   wholeText,
-} from '../src/write/held-text.js'
-import { JsonWalk, stringifyHolding } from '../src/write/json-walk.js'
+} from '../src/write/serialize/held-text.js'
+import { JsonWalk, stringifyHolding } from '../src/write/serialize/json-walk.js'
 import { adversarialString as adversarial } from './helpers/adversarial-strings.js'
 
 // One walk serializes every record (json-walk.ts): at once for a snapshot (`stringifyHolding`, one step

@@ -1,7 +1,7 @@
 import { expect, it } from 'vitest'
 
 import { createRecorder } from '../src/index.js'
-import { typeCacheSize } from '../src/write/serialize-record.js'
+import { typeCacheSize } from '../src/write/serialize/serialize-record.js'
 import { tempDir } from './helpers/temp-dir.js'
 import { readTranscript } from './helpers/transcript.js'
 

@@ -1,6 +1,6 @@
 import { fstatSync, readSync } from 'node:fs'
 import { open } from 'node:fs/promises'
-import { FORMAT_VERSION } from './record-format.js'
+import { FORMAT_VERSION, NEWLINE } from './record-format.js'
 
 /**
  * Whose file is this? Anything that writes to, truncates or replaces a transcript (repair, resume, sidecar
@@ -28,7 +28,6 @@ export interface FileOwnership {
 /** Bytes read from the start of the file: the envelope is a few hundred bytes; a type or session id can be long. */
 export const OWNERSHIP_PREFIX_BYTES = 64 * 1024
 
-const NEWLINE = 0x0a
 const OUR_LINE_START = '{"uuid":"'
 /** Our writer's envelope, exactly as serialize-record writes it, up to the format version. */
 const OUR_ENVELOPE =

@@ -46,6 +46,9 @@ import path from 'node:path'
 /** Bumped only when a reader of the old format could misread the new one. */
 export const FORMAT_VERSION = 1
 
+/** The byte that ends every line (LINES above): defined once here for every writer, reader and repair. */
+export const NEWLINE = 0x0a
+
 /** Name of the envelope field that carries {@link FORMAT_VERSION}. */
 export const FORMAT_VERSION_FIELD = 'v'
 

@@ -1,5 +1,6 @@
 import { constants } from 'node:buffer'
 import { openByteSource, type SourceDamage } from './byte-source.js'
+import { NEWLINE } from '../format/record-format.js'
 
 /** One read's worth of complete lines. */
 export interface LineBatch {
@@ -59,7 +60,6 @@ export const READ_CHUNK = 256 * 1024
  * with no newline would otherwise be read into memory whole, then fail).
  */
 export const MAX_LINE_BYTES = constants.MAX_STRING_LENGTH
-const NEWLINE = 0x0a
 
 /**
  * Reads a file (or a `.zst` file's decompressed content, see ByteSource) as batches of complete lines, in order, with bounded memory (one buffer, as large as the

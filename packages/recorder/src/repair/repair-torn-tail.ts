@@ -5,11 +5,12 @@ import { describeValue } from '../util/describe-value.js'
 import { OWNERSHIP_PREFIX_BYTES, ownershipOfPrefix } from '../format/file-ownership.js'
 import { ForeignFileError } from '../format/foreign-file-error.js'
 import { withSessionLock } from '../lock/with-session-lock.js'
-import { recoveredRecord } from '../write/resume.js'
-import { lineOf } from '../write/serialize-record.js'
-import * as io from '../write/io.js'
-import { inspectTailSync, notARegularFile } from '../write/inspect-tail.js'
+import { recoveredRecord } from '../write/resume/resume.js'
+import { lineOf } from '../write/serialize/serialize-record.js'
+import * as io from '../write/loop/io.js'
+import { inspectTailSync, notARegularFile } from '../write/resume/inspect-tail.js'
 import { rejectUnknownOptions } from '../util/unknown-options.js'
+import { NEWLINE } from '../format/record-format.js'
 
 export interface RepairTornTailOptions {
   /**
@@ -32,7 +33,6 @@ export interface TornTailRepair {
 // Appending, never creating: a repair of a file that is not there has nothing to repair.
 // O_NONBLOCK: a FIFO at the path cannot block the open; it is then refused (only a regular file is repaired).
 const APPEND_FLAGS = constants.O_RDWR | constants.O_APPEND | constants.O_NOFOLLOW | constants.O_NONBLOCK
-const NEWLINE = 0x0a
 
 /**
  * Repairs a transcript whose only damage is a torn tail the way a resuming recorder does, append-only: the

@@ -7,9 +7,9 @@ import { fileOwnership } from '../format/file-ownership.js'
 import { ForeignFileError } from '../format/foreign-file-error.js'
 import type { ReadProblem } from '../format/problem.js'
 import { scanTranscript } from '../read/scan-transcript.js'
-import { notARegularFile } from '../write/inspect-tail.js'
+import { notARegularFile } from '../write/resume/inspect-tail.js'
 import { stringifyJson } from '../util/stringify-json.js'
-import { sidecarDirOfFile } from '../format/record-format.js'
+import { NEWLINE, sidecarDirOfFile } from '../format/record-format.js'
 import { ensureSidecarDir } from '../format/sidecar-dir.js'
 import { repairTornTailSync } from './repair-torn-tail.js'
 import { SIDECAR_NAME_ATTEMPTS, sidecarPathFor } from '../format/sidecar-name.js'
@@ -62,7 +62,8 @@ export const KEPT_PROBLEMS = 1000
 /** Output is written in batches of about this size. */
 const WRITE_BATCH = 1024 * 1024
 const PRIVATE_MODE = 0o600
-const NEWLINE = Buffer.from('\n')
+// The newline as a buffer, for writes that take buffers only.
+const LINE_END = Buffer.of(NEWLINE)
 /** Problems a repair leaves alone: fixing them would mean guessing at history. */
 const LINK_KINDS: ReadonlySet<ReadProblem['kind']> = new Set(['orphan', 'duplicate-uuid', 'cycle'])
 
@@ -239,11 +240,11 @@ async function copyLines(
       records += entry.records.length
       if (entry.recovered !== undefined && shift === 0) {
         // Torn bytes a `recovered` record names, still at the offsets it names: not damage, kept.
-        await writer?.write(bytes, NEWLINE)
+        await writer?.write(bytes, LINE_END)
         continue
       }
       if (entry.problems.length === 0 && entry.recovered === undefined) {
-        await writer?.write(bytes, NEWLINE)
+        await writer?.write(bytes, LINE_END)
         continue
       }
       const problems =

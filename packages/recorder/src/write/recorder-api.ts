@@ -1,4 +1,4 @@
-import type { Turn } from './turns/turn.js'
+import type { Turn } from './accept/turns/turn.js'
 
 /** How far the transcript is known to be written: the last persisted record and how many were persisted. */
 export interface FlushWatermark {

@@ -3,12 +3,12 @@ import { TITLE_RECORD_TYPE } from '../format/record-format.js'
 import type { RecorderOptions, ResolvedOptions } from '../options.js'
 import { limited } from '../util/write-limiter.js'
 import { assembleParts, type Parts } from './assemble.js'
-import { registerExitDrain } from './exit-drain.js'
-import { exitGoal, flushSyncGoal } from './goals.js'
+import { registerExitDrain } from './loop/exit-drain.js'
+import { exitGoal, flushSyncGoal } from './loop/goals.js'
 import type { FlushWatermark, RecordOptions, Recorder, RecorderStats } from './recorder-api.js'
 import { resolveOptions } from './resolve-options.js'
 import { sessionError, withUnwrittenCount } from './session-errors.js'
-import type { Turn } from './turns/turn.js'
+import type { Turn } from './accept/turns/turn.js'
 
 /**
  * The recorder: a thin facade over the parts of the write core (built and joined by `assemble.ts`) that
