@@ -126,7 +126,7 @@ describe('a cache directory others can write is not used: no forged figure, noth
     })
   }
 
-  it('a 755 directory of ours is used: its shards are 0600, so others see only their names', async () => {
+  it('a 755 directory of ours is made private (0700) and used; its shards are 0600', async () => {
     await withTemp(async (root) => {
       const projects = path.join(root, 'projects')
       await writeClaudeSession(projects, ID, CWD, [{ user: 'where is the pelican', assistant: 'here' }])
@@ -137,6 +137,8 @@ describe('a cache directory others can write is not used: no forged figure, noth
       expect(seen.cwd).toBe(CWD)
       expect(seen.list.stderr).toBe('')
       expect(seen.search.stderr).toBe('')
+      // Others could list it before: now they cannot even see which sessions the shards name.
+      expect((await stat(cacheDir)).mode & 0o777).toBe(0o700)
       const dir = path.join(cacheDir, 'catalog-v3')
       expect((await stat(dir)).mode & 0o777).toBe(0o700)
       const shards = await readdir(dir)

@@ -5,9 +5,9 @@
  * would have the catalog write where it was sent. What is checked, with `lstat` (a link is never followed):
  *
  * - the cache directory and its `catalog-v3` are real directories (not links), owned by this user, that
- *   neither group nor others may write to; every level this creates is created `0700`. A `0755` directory
- *   of the user's own is used: the shards are `0600` files, so others see their names and nothing else
- *   (refusing it would make every run read every session again, and protect nothing);
+ *   neither group nor others may write to; every level this creates is created `0700`, and one of the
+ *   user's own that others may only read or enter (`0755`) is made private (`chmod 0700`) before use, so
+ *   others cannot even list which sessions the shards name;
  * - every directory above them, as its real path, is owned by this user or by root, and writable by no one
  *   else unless sticky (`/tmp`): otherwise another user could move ours away and put theirs in its place
  *   between this check and a write (the rule OpenSSH's `StrictModes` applies to `~/.ssh`).
@@ -16,7 +16,7 @@
  * (slower, never wrong); the caller is told once why ({@link CacheDirError}). Where there are no user ids
  * (Windows), only the kinds are checked. Root can still do anything: this guards against other users.
  */
-import { lstatSync, mkdirSync, realpathSync, type Stats } from 'node:fs'
+import { chmodSync, lstatSync, mkdirSync, realpathSync, type Stats } from 'node:fs'
 import path from 'node:path'
 
 /** Why the cache directory is not used: `code` is stable, `dir` the directory refused. */
@@ -50,6 +50,11 @@ function notPrivate(info: Stats): string | undefined {
   return undefined
 }
 
+/** Takes group and others' read and search bits off a directory of ours that passed {@link notPrivate}. */
+function makePrivate(dir: string, info: Stats): void {
+  if (uid() !== undefined && (info.mode & 0o077) !== 0) chmodSync(dir, 0o700)
+}
+
 /** Why a directory above ours could let another user swap ours, or undefined when it cannot. */
 function notSafeAbove(info: Stats): string | undefined {
   const me = uid()
@@ -70,8 +75,10 @@ export function privateCatalogDir(cacheDir: string, subdir: string): string | Ca
   try {
     // Every level made here is 0700 (the umask can only take bits away); an existing one is checked below.
     mkdirSync(dir, { recursive: true, mode: 0o700 })
-    const own = notPrivate(lstatSync(dir))
+    const dirInfo = lstatSync(dir)
+    const own = notPrivate(dirInfo)
     if (own !== undefined) return new CacheDirError(dir, own)
+    makePrivate(dir, dirInfo)
     // The real path of what holds it (a link higher up is the user's own choice; its target is checked).
     let above = realpathSync(path.dirname(dir))
     for (;;) {
@@ -88,8 +95,10 @@ export function privateCatalogDir(cacheDir: string, subdir: string): string | Ca
       // There already: checked below like a new one (a link or another user's directory is refused).
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error
     }
-    const inner = notPrivate(lstatSync(catalog))
+    const catalogInfo = lstatSync(catalog)
+    const inner = notPrivate(catalogInfo)
     if (inner !== undefined) return new CacheDirError(catalog, inner)
+    makePrivate(catalog, catalogInfo)
     return catalog
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code ?? String(error)
