@@ -69,7 +69,7 @@ describe('Gemini CLI sessions are replayed as Gemini CLI reads them', () => {
     expect(await replay([header, a, b, { $rewindTo: 'a' }])).toEqual([])
   })
 
-  it('a message a rewind or a checkpoint took out that carries token counts is in takenBack: its requests were made', async () => {
+  it('a message a rewind or a checkpoint took out is in takenBack, whole: shown off the branch, its requests counted', async () => {
     await withTempDir(async (dir) => {
       const file = path.join(dir, 'session-x.jsonl')
       const header = { sessionId: 's', projectHash: 'h' }
@@ -99,18 +99,19 @@ describe('Gemini CLI sessions are replayed as Gemini CLI reads them', () => {
       const session = await readSession(file, { format: 'gemini-cli' })
       expect(session.problems).toEqual([])
       expect(session.records.map((r) => r.uuid)).toEqual(['u1', 'g1'])
-      // u2 (no tokens) is gone as before; g2 in its last state, from line 6; g3 from line 9. Only what a
-      // usage count reads is kept (not the text).
+      // u2 (a rewound prompt), g2 in its last state (line 6), u3 and g3: each whole, in file order.
       expect(session.takenBack.map(({ line, value }) => ({ line, value }))).toEqual([
-        { line: 6, value: { id: 'g2', type: 'gemini', model: 'm', tokens: tokens(20) } },
-        { line: 9, value: { id: 'g3', type: 'gemini', tokens: tokens(30) } },
+        { line: 4, value: { id: 'u2', type: 'user', content: 'second' } },
+        { line: 6, value: { id: 'g2', type: 'gemini', content: 'two', model: 'm', tokens: tokens(20) } },
+        { line: 8, value: { id: 'u3', type: 'user', content: 'again' } },
+        { line: 9, value: { id: 'g3', type: 'gemini', content: 'three', tokens: tokens(30) } },
       ])
       // Not metadata: the lines that are metadata are the file's own.
       expect(session.metadata.map((m) => m.line)).toEqual([1, 7, 10])
     })
   })
 
-  it('a rewind frees what the taken-back messages held: the bound on held messages counts only their token counts', async () => {
+  it('a rewind frees what the taken-back messages held when the bound needs it: they shrink to their token counts', async () => {
     await withTempDir(async (dir) => {
       const file = path.join(dir, 'session-x.jsonl')
       const long = 'x'.repeat(5000)

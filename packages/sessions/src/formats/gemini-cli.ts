@@ -25,6 +25,7 @@ import { outputOf } from './qwen-code.js'
 export function geminiCliMapper(): FormatMapper {
   const session = new SessionFields('gemini-cli')
   let sessionId: string | undefined
+  const calls = new ToolCallsSeen()
   return {
     agent: 'gemini-cli',
     record(record: SessionRecord, line: number): ConversationEvent[] {
@@ -32,7 +33,7 @@ export function geminiCliMapper(): FormatMapper {
         sessionId === undefined && nonEmpty(record.sessionId) !== undefined
           ? session.seeRecord({ sessionId: (sessionId = record.sessionId) }, record, line)
           : []
-      return [...head, ...recordEvents(record, line, geminiDrafts(record))]
+      return [...head, ...recordEvents(record, line, geminiDrafts(record, calls))]
     },
     metadata(value, line) {
       const set = objectOf(value.$set)
@@ -68,14 +69,72 @@ export function geminiCliMapper(): FormatMapper {
   }
 }
 
-function geminiDrafts(record: Readonly<Record<string, unknown>>): Draft[] {
+/**
+ * Each tool call and each result once per session, by call id: Gemini CLI records a call in the model's
+ * message (`toolCalls`, its `result` inside) and the result again as a user message of `functionResponse`
+ * parts; a resumed session restates the call as a `functionCall` part and adds a `<id>_response` message.
+ */
+class ToolCallsSeen {
+  readonly #calls = new Set<string>()
+  readonly #results = new Set<string>()
+
+  /** True the first time a call id is seen (always for a call without an id: it cannot be matched). */
+  call(id: string): boolean {
+    return firstTime(this.#calls, id)
+  }
+
+  result(id: string): boolean {
+    return firstTime(this.#results, id)
+  }
+}
+
+function firstTime(seen: Set<string>, id: string): boolean {
+  if (id === '') return true
+  if (seen.has(id)) return false
+  seen.add(id)
+  return true
+}
+
+/** A message's content split into what is said (text, images) and the function parts. */
+function partsOf(content: unknown): {
+  said: unknown
+  calls: Record<string, unknown>[]
+  responses: Record<string, unknown>[]
+} {
+  if (!Array.isArray(content)) return { said: content, calls: [], responses: [] }
+  const said: unknown[] = []
+  const calls: Record<string, unknown>[] = []
+  const responses: Record<string, unknown>[] = []
+  for (const item of content) {
+    const call = objectOf(objectOf(item)?.functionCall)
+    const response = objectOf(objectOf(item)?.functionResponse)
+    if (call !== undefined) calls.push(call)
+    else if (response !== undefined) responses.push(response)
+    else said.push(item)
+  }
+  return { said, calls, responses }
+}
+
+function geminiDrafts(record: Readonly<Record<string, unknown>>, seen: ToolCallsSeen): Draft[] {
   const drafts: Draft[] = []
   const model = nonEmpty(record.model)
+  const { said, calls, responses } = partsOf(record.content)
+  const results = (): Draft[] =>
+    responses.flatMap((response): Draft[] => {
+      const callId = textOf(response.id)
+      if (!seen.result(callId)) return []
+      const output = outputOf(response.response)
+      const isError = typeof objectOf(response.response)?.error === 'string'
+      return [{ kind: 'tool-result', callId, output, isError }]
+    })
   switch (record.type) {
     case 'user': {
-      const images = imagesIn(record.content)
-      drafts.push({ kind: 'user', text: textOf(record.content), ...(images.length > 0 ? { images } : {}) })
-      return drafts
+      const images = imagesIn(said)
+      const text = textOf(said)
+      // A message of function responses only is the tools' answer, not something the user said.
+      if (responses.length === 0 || text !== '' || images.length > 0)
+        drafts.push({ kind: 'user', text, ...(images.length > 0 ? { images } : {}) })
+      return [...drafts, ...results()]
     }
     case 'info':
     case 'warning':
@@ -99,15 +158,16 @@ function geminiDrafts(record: Readonly<Record<string, unknown>>): Draft[] {
       })
     }
   }
-  const text = textOf(record.content)
+  const text = textOf(said)
   if (text !== '') drafts.push({ kind: 'assistant', text, ...(model ? { model } : {}) })
   if (Array.isArray(record.toolCalls)) {
     for (const item of record.toolCalls) {
       const call = objectOf(item)
       if (call === undefined) continue
       const callId = textOf(call.id)
-      drafts.push({ kind: 'tool-call', callId, name: textOf(call.name), input: call.args })
-      if (call.result !== undefined && call.result !== null) {
+      if (seen.call(callId))
+        drafts.push({ kind: 'tool-call', callId, name: textOf(call.name), input: call.args })
+      if (call.result !== undefined && call.result !== null && seen.result(callId)) {
         drafts.push({
           kind: 'tool-result',
           callId,
@@ -117,6 +177,12 @@ function geminiDrafts(record: Readonly<Record<string, unknown>>): Draft[] {
       }
     }
   }
+  for (const call of calls) {
+    const callId = textOf(call.id)
+    if (seen.call(callId))
+      drafts.push({ kind: 'tool-call', callId, name: textOf(call.name), input: call.args })
+  }
+  drafts.push(...results())
   const usage = usageDraft(record)
   if (usage !== undefined) drafts.push(usage)
   return drafts

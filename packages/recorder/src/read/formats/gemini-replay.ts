@@ -18,6 +18,8 @@ interface Held {
    * charge before plus each patch line's (the merged object holds at most that much text).
    */
   chars: number
+  /** Taken back and shrunk to what a usage count reads (see `#shrinkTakenBack`). */
+  countsOnly?: true
 }
 
 const TOKEN_FIELDS = ['input', 'output', 'cached', 'thoughts', 'tool', 'total'] as const
@@ -41,8 +43,8 @@ const TOKEN_FIELDS = ['input', 'output', 'cached', 'thoughts', 'tool', 'total'] 
 export class GeminiReplay {
   // Insertion order is message order; an upsert keeps its place, as in Gemini's own Map.
   readonly #messages = new Map<string, Held>()
-  // Messages with token counts taken out of the conversation, by id (a message put again leaves it): only
-  // what a usage count reads (id, type, timestamp, model, the token counts), charged at that size.
+  // Messages taken out of the conversation, by id (a message put again leaves it), whole while the bound
+  // allows, else only what a usage count reads (id, type, timestamp, model, the token counts).
   readonly #takenBack = new Map<string, Held>()
   #sessionId: string | undefined
   // UTF-16 code units of the messages held: the replay keeps them all until the end, so it is bounded.
@@ -134,21 +136,23 @@ export class GeminiReplay {
   }
 
   /**
-   * The messages taken out of the conversation that carry token counts (`tokens`), each in its last state
-   * before it was taken out, in file order: not part of the conversation, but their requests were made.
+   * The messages taken out of the conversation, each in its last state before it was taken out (or, past
+   * the bound, only its token counts; one without any then dropped), in file order.
    */
   takenBack(): Held[] {
     return [...this.#takenBack.values()].sort((a, b) => a.line - b.line)
   }
 
-  #put(held: Held): void {
-    const id = held.value.id as string
+  #put(put: Held): void {
+    const id = put.value.id as string
     const previous = this.#messages.get(id)
     // Put again (a checkpoint listing it, or the same id after a rewind): its tokens are the message's again.
     const taken = this.#takenBack.get(id)
+    const held = carried(put, previous ?? taken)
     const chars = held.chars
-    const after = this.#heldChars - (previous?.chars ?? 0) - (taken?.chars ?? 0) + chars
-    if (after > this.#maxChars && chars > (previous?.chars ?? 0)) {
+    const freed = (previous?.chars ?? 0) + (taken?.chars ?? 0)
+    if (this.#heldChars - freed + chars > this.#maxChars) this.#shrinkTakenBack(id)
+    if (this.#heldChars - freed + chars > this.#maxChars && chars > (previous?.chars ?? 0)) {
       // Not kept: a new message is left out (the request a taken-back one stood for still counts); a
       // message put again, larger, keeps its earlier state. Either way the bound holds and it is reported.
       this.#overflowed = true
@@ -161,6 +165,25 @@ export class GeminiReplay {
     if (previous !== undefined) this.#heldChars -= previous.chars
     this.#heldChars += chars
     this.#messages.set(id, held)
+  }
+
+  /**
+   * Makes room under the bound at the expense of what was taken back, oldest first: each keeps only what
+   * its usage needs (its token counts), or goes when it has none. The conversation is worth more.
+   */
+  #shrinkTakenBack(except: string): void {
+    for (const [id, held] of this.#takenBack) {
+      if (this.#heldChars <= this.#maxChars / 2) return
+      if (id === except || held.countsOnly === true) continue
+      this.#heldChars -= held.chars
+      const counts = countsOf(held.value)
+      if (counts === undefined) this.#takenBack.delete(id)
+      else {
+        const chars = JSON.stringify(counts).length
+        this.#heldChars += chars
+        this.#takenBack.set(id, { ...held, value: counts, chars, countsOnly: true })
+      }
+    }
   }
 
   #replaceAll(messages: unknown[], line: number, offset: number, length: number): void {
@@ -183,24 +206,47 @@ export class GeminiReplay {
     }
   }
 
-  /** Removes a message from the conversation; one with token counts is kept apart (see {@link takenBack}). */
+  /**
+   * Removes a message from the conversation, kept apart whole (see {@link takenBack}): a rewound prompt and
+   * answer are still shown off the branch, and its requests still count. It was charged against the bound
+   * while in the conversation and stays charged; {@link #shrinkTakenBack} gives that room back if needed.
+   */
   #takeOut(id: string, held: Held): void {
     this.#messages.delete(id)
-    this.#heldChars -= held.chars
-    const tokens = held.value.tokens
-    if (tokens === null || typeof tokens !== 'object' || Array.isArray(tokens)) return
-    // Its text is never shown again: keep only what its usage needs, so a rewind still frees the budget.
-    const counts: Record<string, unknown> = {}
-    for (const key of TOKEN_FIELDS) {
-      const n = (tokens as Record<string, unknown>)[key]
-      if (typeof n === 'number') counts[key] = n
-    }
-    const value: Record<string, unknown> = { id, tokens: counts }
-    for (const key of ['type', 'timestamp', 'model'] as const) {
-      if (typeof held.value[key] === 'string') value[key] = held.value[key]
-    }
-    const chars = JSON.stringify(value).length
-    this.#heldChars += chars
-    this.#takenBack.set(id, { value, line: held.line, offset: held.offset, length: held.length, chars })
+    this.#takenBack.set(id, held)
   }
+}
+
+/**
+ * Gemini CLI restates the conversation on `--resume` (a `$set.messages` checkpoint) from the model's
+ * history: each message without its `tokens`, `model`, `thoughts` and `toolCalls` (the calls become
+ * `functionCall` parts of its content). Those are the same message's, so they are carried over from the
+ * message's earlier state: its tokens count once, whatever a later checkpoint drops.
+ */
+function carried(put: Held, earlier: Held | undefined): Held {
+  if (earlier === undefined) return put
+  const add: Record<string, unknown> = {}
+  for (const key of CARRIED_FIELDS) {
+    if (put.value[key] === undefined && earlier.value[key] !== undefined) add[key] = earlier.value[key]
+  }
+  if (Object.keys(add).length === 0) return put
+  return { ...put, value: { ...put.value, ...add }, chars: put.chars + JSON.stringify(add).length }
+}
+
+const CARRIED_FIELDS = ['tokens', 'model', 'thoughts', 'toolCalls'] as const
+
+/** What a usage count reads of a message (id, type, timestamp, model, the token counts), if it has tokens. */
+function countsOf(message: Record<string, unknown>): Record<string, unknown> | undefined {
+  const tokens = message.tokens
+  if (tokens === null || typeof tokens !== 'object' || Array.isArray(tokens)) return undefined
+  const counts: Record<string, unknown> = {}
+  for (const key of TOKEN_FIELDS) {
+    const n = (tokens as Record<string, unknown>)[key]
+    if (typeof n === 'number') counts[key] = n
+  }
+  const value: Record<string, unknown> = { id: message.id, tokens: counts }
+  for (const key of ['type', 'timestamp', 'model'] as const) {
+    if (typeof message[key] === 'string') value[key] = message[key]
+  }
+  return value
 }
