@@ -38,7 +38,7 @@ describe('records of any shape render: deep nesting without recursion limits, __
   })
 
   it('show prints a 200,000-level record and a __proto__ key', async () => {
-    const shown = await runCli('show', file)
+    const shown = await runCli('show', '--raw', file)
     expect(shown).toMatchObject({ code: 0, stderr: '' })
     expect(shown.stdout).toContain('   deep: {"a":{"a":{"a":')
     expect(shown.stdout).toContain('   __proto__: {"kept":true}')

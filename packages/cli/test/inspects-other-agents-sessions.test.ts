@@ -47,7 +47,7 @@ describe('the CLI inspects Claude Code, Qwen Code and Gemini CLI sessions', () =
       expect(verified.stdout).toContain('(claude-code, 5 metadata line(s)): 12 record(s), no problems')
       expect(verified.stdout).toContain('earlier session')
 
-      const shown = await runInProcess('show', transcript)
+      const shown = await runInProcess('show', '--raw', transcript)
       expect(shown.code).toBe(0)
       expect(shown.stdout).toContain('claude-code · session 0b7e4a52')
       expect(shown.stdout).toContain('8 record(s) on the active branch of 12')
@@ -60,7 +60,11 @@ describe('the CLI inspects Claude Code, Qwen Code and Gemini CLI sessions', () =
       expect(tailed.code).toBe(0)
       expect(tailed.stdout.trimEnd().split('\n').at(-1)).toMatch(/^17: .* assistant: Docs updated\./)
 
-      const replayed = await runInProcess('show', path.join(chats, 'session-2026-05-01T09-00-c4e2a9f1.jsonl'))
+      const replayed = await runInProcess(
+        'show',
+        '--raw',
+        path.join(chats, 'session-2026-05-01T09-00-c4e2a9f1.jsonl'),
+      )
       expect(replayed.stdout).toContain('gemini-cli')
       expect(replayed.stdout).toContain('4 record(s) on the active branch of 4')
       expect(replayed.stdout).not.toContain('delete them all')

@@ -21,7 +21,7 @@ describe('a line over the CLI limit is reported as too-long and skipped unread, 
         problems: [{ line: 2, kind: 'too-long' }],
       })
       for (const command of ['show', 'tail']) {
-        const { code, stdout, stderr } = await runCli(command, file)
+        const { code, stdout, stderr } = await runCli(command, ...(command === 'show' ? ['--raw'] : []), file)
         expect(code, command).toBe(0)
         expect(stderr).toBe('')
         expect(stdout).toContain(`⚠ line 2 · too-long · a line of ${LONG} bytes`)

@@ -10,7 +10,7 @@ describe('sessiontape show prints the active branch with problems flagged inline
     await withTempDir(async (dir) => {
       const file = path.join(dir, 's1.jsonl')
       await writeCorruptTranscript(file)
-      const { code, stdout } = await runInProcess('show', file)
+      const { code, stdout } = await runInProcess('show', '--raw', file)
       expect(code).toBe(0)
       const marks = stdout
         .split('\n')
@@ -39,7 +39,7 @@ describe('sessiontape show prints the active branch with problems flagged inline
     await withTempDir(async (dir) => {
       const file = path.join(dir, 's1.jsonl')
       await writeFile(file, toJsonl([makeRecord(0, null), makeRecord(2, 'u1'), makeRecord(3, 'u2')]))
-      const { stdout } = await runInProcess('show', file)
+      const { stdout } = await runInProcess('show', '--raw', file)
       expect(stdout).toContain(
         '⚠ gap · missing-parent · history before "u2" is lost: its parent "u1" is not in the transcript',
       )

@@ -26,7 +26,7 @@ describe('show renders every record type readably; colour only on a terminal', (
   it('shows text first, then every other field, unknown types as compact JSON', async () => {
     await withTempDir(async (dir) => {
       const file = await agentSession(dir)
-      const { code, stdout } = await runCliWith({}, 'show', file)
+      const { code, stdout } = await runCliWith({}, 'show', '--raw', file)
       expect(code).toBe(0)
       expect(stdout.split('\n').slice(3)).toEqual([
         '── line 1 · 2026-01-01 00:00:00Z · user · u0',

@@ -24,7 +24,7 @@ describe('the CLI reports torn bytes a `recovered` record names as recovered, no
       ])
       const json = JSON.parse((await runCli('verify', '--json', file)).stdout) as Record<string, unknown>
       expect(json).toMatchObject({ ok: true, problemCount: 0, recoveredCount: 1 })
-      expect((await runCli('show', file)).stdout).toContain('↺ line 3 · recovered · ')
+      expect((await runCli('show', '--raw', file)).stdout).toContain('↺ line 3 · recovered · ')
       expect((await runCli('tail', file)).stdout).toContain('↺ line 3 · recovered · ')
       const repaired = await runCli('repair', file)
       expect(repaired.code).toBe(0)

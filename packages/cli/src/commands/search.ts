@@ -5,12 +5,12 @@ import {
   type SearchResult,
   type SearchRole,
 } from '@sessiontape/sessions/search'
-import { spawn } from 'node:child_process'
-import { CliError, ExitCode, type CliIo } from '../cli-io.js'
+import { CliError, ExitCode } from '../cli-io.js'
 import { parseCommandArgs, stringOption, writeJson, type Command } from '../command.js'
 import { displayLine } from '../display-text.js'
 import { shortTime } from '../format-record.js'
 import { requireDirectory } from '../targets.js'
+import { pageText } from '../pager.js'
 
 const AGENTS = [
   'sessiontape',
@@ -138,7 +138,7 @@ search then reads every session (slower, never wrong) and says so once.
     if (values.json === true) {
       const { total, truncated, unsearched, hits } = result
       writeJson(io, { total, truncated, unsearched, hits })
-    } else await showText(formatHits(result), values['no-pager'] === true, io)
+    } else await pageText(formatHits(result), values['no-pager'] === true, io)
     if (result.unsearched.length > 0) return ExitCode.UNREADABLE
     return result.hits.length > 0 ? ExitCode.OK : ExitCode.PROBLEMS
   },
@@ -192,34 +192,4 @@ function formatHits(result: SearchResult): string {
   }
   const shown = result.truncated ? `${hits.length} of ${total} hit(s) shown (--limit)` : `${total} hit(s)`
   return `${text}${shown} in ${sessions.size} session(s) (${searched} searched${missed})\n`
-}
-
-/** What a shell answers for a command it cannot find: the pager is missing, the text is printed instead. */
-const COMMAND_NOT_FOUND = 127
-
-/**
- * Prints `text` (already made terminal-safe), through a pager when this process's output is a terminal,
- * as `git log` does: `$PAGER` run by the shell, else `less`, with `LESS=FRX` unless set (quit when it
- * fits one screen, pass our colours, leave the screen as it was). Quitting the pager early is a normal
- * ending (its closed pipe is ignored). `--no-pager`, a pipe, `PAGER=cat` or an empty `PAGER`: no pager.
- */
-async function showText(text: string, noPager: boolean, io: CliIo): Promise<void> {
-  const pager = process.env.PAGER ?? 'less'
-  if (noPager || process.stdout.isTTY !== true || pager.trim() === '' || pager.trim() === 'cat') {
-    io.out(text)
-    return
-  }
-  const child = spawn(pager, {
-    shell: true,
-    stdio: ['pipe', 'inherit', 'inherit'],
-    env: { ...process.env, LESS: process.env.LESS ?? 'FRX' },
-  })
-  // EPIPE when the user quits before reading everything: the pager has ended, nothing is lost.
-  child.stdin.on('error', () => undefined)
-  child.stdin.end(text)
-  const code = await new Promise<number | null>((resolve) => {
-    child.on('error', () => resolve(COMMAND_NOT_FOUND))
-    child.on('close', (exit) => resolve(exit))
-  })
-  if (code === COMMAND_NOT_FOUND) io.out(text)
 }

@@ -32,10 +32,17 @@ import { requireKnownFormat } from '../known-format.js'
 
 export const showCommand: Command = {
   name: 'show',
-  summary: 'print the active branch of a transcript, problems flagged inline',
-  usage: 'show <file> [--leaf <uuid>] [--tree] [--format <f>] [--json]',
+  summary: 'print a session as a conversation (--raw: its records, problems flagged inline)',
+  usage: 'show <file> [--raw] [--leaf <uuid>] [--tree] [--format <f>] [--json] [--no-pager]',
   description: `
-Prints the conversation that ends at the last record (the active branch), root first, by following
+By default, prints the session as a conversation: each message's role, time and text, and each
+tool call and result on one line (the tool's name and a short summary of its input; the result's
+size and first line), the active branch only, for every agent's format. On a terminal it goes
+through a pager as git log does ($PAGER, else less -R; --no-pager or a pipe: none). Holds the
+session in memory.
+
+--raw (implied by --leaf, --tree and --json) prints the records themselves: the conversation that
+ends at the last record (the active branch), root first, by following
 parentUuid links back from the leaf. Claude Code, Qwen Code and Gemini CLI sessions are read with
 their own rules (recognised from the content): the leaf is the last record that is not a sidechain,
 a compaction (compact_boundary) is crossed through its logicalParentUuid, and a Gemini session is
@@ -56,6 +63,8 @@ records in memory. Lines over ${CLI_MAX_LINE_BYTES / 1024 / 1024} MiB are report
       value: '<uuid>',
       help: 'show the branch that ends at this record instead of the last one',
     },
+    { name: 'raw', help: 'print the records (every field) instead of the conversation' },
+    { name: 'no-pager', help: 'never page the conversation (a pipe never is)' },
     {
       name: 'tree',
       help: 'show every record as an indented tree of parentUuid links (* = active branch)',
@@ -77,6 +86,12 @@ records in memory. Lines over ${CLI_MAX_LINE_BYTES / 1024 / 1024} MiB are report
     const filePath = await requireFile('show', positionals[0])
     await requireKnownFormat('show', filePath, format)
     const leaf = stringOption(values.leaf)
+    if (values.raw !== true && values.tree !== true && values.json !== true && leaf === undefined) {
+      // Loaded here, not at the top: the raw view starts without the conversation model's code.
+      const { showConversation } = await import('../conversation-text.js')
+      await showConversation(filePath, format, values['no-pager'] === true, io)
+      return ExitCode.OK
+    }
     if (values.tree === true) {
       const session = await readSession(filePath, {
         signal: io.signal,
