@@ -18,6 +18,12 @@ export { sidecarPathFor } from './format/sidecar-name.js'
 export { withSessionLock } from './lock/with-session-lock.js'
 export { resolveFormat } from './read/formats/resolve-format.js'
 export { groupCodexThreads } from './read/formats/codex-threads.js'
-export { isReadWithAnEarlierFile, segmentOf, sessionFiles, type SessionFile } from './read/session-files.js'
+export {
+  segmentedSessions,
+  segmentOf,
+  sessionFiles,
+  type SegmentedSessions,
+  type SessionFile,
+} from './read/session-files.js'
 export { continuationOf, segmentNameParts } from './format/segments.js'
 export { recogniseFormat } from './read/formats/detect-format.js'

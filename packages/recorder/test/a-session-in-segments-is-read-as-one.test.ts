@@ -97,4 +97,39 @@ describe('a session kept in segments', () => {
       ['duplicate-uuid', undefined],
     ])
   })
+
+  it("a path holding someone else's file is no file of the session: the segments are read, and listed, without it", async () => {
+    const session = await writeSegmentedSession(await tempDir())
+    // An editor's save of unrelated notes at the path (the `replaced` case of the contract).
+    await writeFile(session.files[0]!, 'my notes\n')
+    const read = await readSession(session.files[1]!)
+    expect(read.files).toEqual(session.files.slice(1))
+    // The first record went with the path's old content: the one it was the parent of says so.
+    expect(read.problems.map((problem) => problem.kind)).toEqual(['orphan'])
+    const rows = await listSessions(session.dir)
+    // One row for the session, from its first segment; the notes at the path are a file of their own.
+    const segmented = rows.filter((r) => r.segments !== undefined)
+    expect(segmented.map((r) => [r.sessionId, r.filePath, r.segments])).toEqual([
+      [session.sessionId, session.files[1], session.files.slice(1)],
+    ])
+  })
+
+  it("another session's transcript at the path is never stitched into this one", async () => {
+    const session = await writeSegmentedSession(await tempDir())
+    await writeFile(
+      session.files[0]!,
+      `${JSON.stringify({
+        uuid: 'other-1',
+        parentUuid: null,
+        sessionId: 'other-session',
+        timestamp: '2026-11-28T11:00:00.000Z',
+        type: 'user',
+        v: FORMAT_VERSION,
+        text: 'tango',
+      })}\n`,
+    )
+    const read = await readSession(session.files[2]!)
+    expect(read.files).toEqual(session.files.slice(1))
+    expect(read.records.map((record) => record.sessionId)).not.toContain('other-session')
+  })
 })

@@ -44,4 +44,21 @@ describe('resuming a session kept in segments', () => {
     const read = await readSession(session.files[2]!)
     expect(read.records.at(-1)).toMatchObject({ uuid, parentUuid: session.uuids[3] })
   })
+
+  it('a link named like a later segment is not followed: the session goes on in its real last segment', async () => {
+    const session = await writeSegmentedSession(await tempDir())
+    const { symlink, writeFile } = await import('node:fs/promises')
+    const elsewhere = `${session.dir}-victim.jsonl`
+    await writeFile(
+      elsewhere,
+      (await readFile(session.files[2]!, 'utf8')).replace(/~3/g, '~9').replace('"segment":3', '"segment":9'),
+    )
+    const before = await readFile(elsewhere)
+    await symlink(elsewhere, `${session.dir}/${session.sessionId}~9.jsonl`)
+    const rec = createRecorder({ dir: session.dir, sessionId: session.sessionId, resume: true })
+    expect(rec.stats().file).toBe(session.files[2])
+    rec.record('message', { role: 'user', content: 'golf says user' })
+    await rec.close()
+    expect(await readFile(elsewhere)).toEqual(before)
+  })
 })

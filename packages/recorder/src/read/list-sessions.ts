@@ -1,13 +1,8 @@
 import { readdir, stat } from 'node:fs/promises'
 import path from 'node:path'
-import {
-  isValidSessionId,
-  metaPathOf,
-  transcriptFileName,
-  type SessionMeta,
-} from '../format/record-format.js'
+import { isValidSessionId, metaPathOf, type SessionMeta } from '../format/record-format.js'
 import { segmentNameParts } from '../format/segments.js'
-import { segmentOf, type SessionFile } from './session-files.js'
+import { segmentedSessions } from './session-files.js'
 import { describeValue } from '../util/describe-value.js'
 import { groupCodexThreads } from './formats/codex-threads.js'
 import { dayDirsOf } from './formats/codex-segments.js'
@@ -120,7 +115,10 @@ export async function listSessions(
         batch.map(async ({ dir: at, name }) => {
           const session = ours?.sessions.get(path.join(at, name))
           const summary = await summarize(at, name, writeRebuilt, staleMetaMs, format, session)
-          const segments = session?.files ?? segmentsOf.get(path.join(at, name))
+          const segments =
+            session !== undefined && session.files.length > 1
+              ? session.files
+              : segmentsOf.get(path.join(at, name))
           return segments === undefined ? summary : { ...summary, segments }
         }),
       )),
@@ -302,42 +300,31 @@ interface SegmentedSession {
 }
 
 /**
- * Folds the segments of our sessions (format/segments.ts) into one candidate per session: the session's
- * path, or its first segment when the path is gone. A file named like a segment whose first line is not a
- * continuation of that session stays a candidate of its own.
+ * Folds the later files of our sessions kept in segments into one candidate per session (its first file:
+ * the session's path, or its first segment when the path is gone or not this session's), by the one rule
+ * of {@link segmentedSessions}.
  */
 async function groupSegments(
   candidates: readonly Candidate[],
 ): Promise<{ heads: Candidate[]; sessions: Map<string, SegmentedSession> }> {
-  const bySession = new Map<string, { sessionId: string; dir: string; files: SessionFile[] }>()
-  const segmentPaths = new Set<string>()
+  const namesByDir = new Map<string, string[]>()
   for (const { dir, name } of candidates) {
     if (segmentNameParts(name) === undefined) continue
-    const found = await segmentOf(path.join(dir, name))
-    if (found === undefined) continue
-    const key = path.join(dir, transcriptFileName(found.sessionId))
-    const group = bySession.get(key) ?? { sessionId: found.sessionId, dir, files: [] }
-    group.files.push(found.file)
-    bySession.set(key, group)
-    segmentPaths.add(found.file.path)
+    const names = namesByDir.get(dir) ?? []
+    names.push(name)
+    namesByDir.set(dir, names)
   }
-  const heads: Candidate[] = []
+  const later = new Set<string>()
   const sessions = new Map<string, SegmentedSession>()
-  const present = new Set(candidates.map(({ dir, name }) => path.join(dir, name)))
-  for (const candidate of candidates) {
-    const at = path.join(candidate.dir, candidate.name)
-    if (!segmentPaths.has(at)) heads.push(candidate)
-  }
-  for (const [headPath, group] of bySession) {
-    group.files.sort((a, b) => a.segment - b.segment)
-    const files = group.files.map((file) => file.path)
-    if (present.has(headPath)) {
-      sessions.set(headPath, { sessionId: group.sessionId, files: [headPath, ...files] })
-    } else {
-      // The path is gone (deleted, or rotated away): the session is listed from its first segment.
-      heads.push({ dir: group.dir, name: path.basename(files[0]!) })
-      sessions.set(files[0]!, { sessionId: group.sessionId, files })
+  for (const [dir, names] of namesByDir) {
+    const found = await segmentedSessions(dir, names)
+    for (const name of found.later) later.add(path.join(dir, name))
+    for (const [first, files] of found.byFirst) {
+      const sessionId = segmentNameParts(path.basename(files.at(-1)!.path))!.sessionId
+      const all = files.map((file) => file.path)
+      sessions.set(path.join(dir, first), { sessionId, files: all })
     }
   }
+  const heads = candidates.filter(({ dir, name }) => !later.has(path.join(dir, name)))
   return { heads, sessions }
 }

@@ -21,11 +21,52 @@ export interface SessionFile {
 }
 
 /**
- * The files of the session `filePath` belongs to, in reading order: the session's path (when it still
- * exists), then every segment the directory holds for it. A file that is not ours, or whose name and first
- * record do not agree on a session, is read alone: nothing is stitched to it. Never throws: a segment that
- * cannot be read is left out, and a `filePath` that cannot be read is returned alone, so reading it reports
- * why.
+ * How the files of one directory make our sessions kept in segments: for each such session, its files in
+ * reading order. The one rule every reader and walker uses (readers, `listSessions`, the catalog, usage):
+ * - a segment is a regular file named `<id>~<n>.jsonl` whose first line is a continuation record of `<id>`
+ *   (format/segments.ts) — by its content, never its name alone;
+ * - the session's path `<id>.jsonl` is its first file only when it is a regular file of ours whose records
+ *   are `<id>`'s; otherwise (someone else's file, another session's, gone) the session starts at its first
+ *   segment and that file stands on its own.
+ * Only files named like a segment are opened (and the path of a session that has one): linear in `names`.
+ */
+export interface SegmentedSessions {
+  /**
+   * The first file's name → every file of its session, in reading order: two or more, or one segment when
+   * the session's path is gone and one segment is left.
+   */
+  readonly byFirst: ReadonlyMap<string, readonly SessionFile[]>
+  /** Names read as part of an earlier file of their session: a walker skips them. */
+  readonly later: ReadonlySet<string>
+}
+
+export async function segmentedSessions(dir: string, names: Iterable<string>): Promise<SegmentedSessions> {
+  const bySession = new Map<string, SessionFile[]>()
+  for (const name of names) {
+    const parts = segmentNameParts(name)
+    if (parts === undefined) continue
+    const segment = await segmentOf(path.join(dir, name))
+    if (segment === undefined) continue
+    const files = bySession.get(segment.sessionId) ?? []
+    files.push(segment.file)
+    bySession.set(segment.sessionId, files)
+  }
+  const byFirst = new Map<string, readonly SessionFile[]>()
+  const later = new Set<string>()
+  for (const [sessionId, segments] of bySession) {
+    segments.sort((a, b) => a.segment - b.segment || byName(path.basename(a.path), path.basename(b.path)))
+    const head = await headOf(dir, sessionId)
+    const files = head === undefined ? segments : [head, ...segments]
+    byFirst.set(path.basename(files[0]!.path), files)
+    for (const file of files.slice(1)) later.add(path.basename(file.path))
+  }
+  return { byFirst, later }
+}
+
+/**
+ * The files of the session `filePath` belongs to, in reading order (see {@link segmentedSessions}). A file
+ * that is not ours, or is no file of a session kept in segments, is read alone. Never throws: a
+ * `filePath` that cannot be read is returned alone, so reading it reports why.
  */
 export async function sessionFiles(filePath: string): Promise<SessionFile[]> {
   const alone: SessionFile[] = [{ path: filePath, segment: 1 }]
@@ -34,29 +75,27 @@ export async function sessionFiles(filePath: string): Promise<SessionFile[]> {
   const sessionId = sessionOfPrefix(first.prefix)
   if (sessionId === null) return alone
   const name = path.basename(filePath)
-  const isPath = name === transcriptFileName(sessionId)
-  const isSegment =
-    segmentNameParts(name)?.sessionId === sessionId &&
-    (continuationOfPrefix(first.prefix, first.size, sessionId)?.segment ?? 0) >= 2
-  if (!isPath && !isSegment) return alone
+  if (name !== transcriptFileName(sessionId) && segmentNameParts(name)?.sessionId !== sessionId) return alone
   const dir = path.dirname(filePath)
-  const files: SessionFile[] = []
-  const head = path.join(dir, transcriptFileName(sessionId))
-  const opening = isPath ? first : await prefixOf(head)
-  if (opening !== undefined) {
-    // The path may itself open with a continuation (written again from its start after `copytruncate`).
-    const continuation = continuationOfPrefix(opening.prefix, opening.size, sessionId)
-    files.push({ path: head, segment: 1, ...(continuation === undefined ? {} : { continuation }) })
+  let names: string[]
+  try {
+    names = await readdir(dir)
+  } catch {
+    // The directory cannot be listed: the file asked for is still read on its own.
+    return alone
   }
-  files.push(...(await segmentsIn(dir, sessionId)))
-  // The file asked for is always read, even if the directory listing missed it (a race with a rename).
-  if (!files.some((file) => file.path === filePath)) return alone
-  return files
+  const prefix = `${sessionId}~`
+  const { byFirst } = await segmentedSessions(
+    dir,
+    names.filter((other) => other.startsWith(prefix)),
+  )
+  for (const files of byFirst.values()) if (files.some((file) => file.path === filePath)) return [...files]
+  return alone
 }
 
 /**
  * The session and continuation of a file named like a segment (`<sessionId>~<n>.jsonl`) whose first line is
- * a continuation record of that session; undefined for any other file.
+ * a continuation record of that session; undefined for any other file (a link, a FIFO: not a regular file).
  */
 export async function segmentOf(
   filePath: string,
@@ -70,57 +109,36 @@ export async function segmentOf(
   return { sessionId: parts.sessionId, file: { path: filePath, segment: continuation.segment, continuation } }
 }
 
+/** The session's path as its first file: a regular file of ours whose records are `sessionId`'s. */
+async function headOf(dir: string, sessionId: string): Promise<SessionFile | undefined> {
+  const head = path.join(dir, transcriptFileName(sessionId))
+  const opening = await prefixOf(head)
+  if (opening === undefined || ownershipOfPrefix(opening.prefix, opening.size).verdict !== 'ours')
+    return undefined
+  if (sessionOfPrefix(opening.prefix) !== sessionId) return undefined
+  // The path may itself open with a continuation (written again from its start after `copytruncate`).
+  const continuation = continuationOfPrefix(opening.prefix, opening.size, sessionId)
+  return { path: head, segment: 1, ...(continuation === undefined ? {} : { continuation }) }
+}
+
+function byName(a: string, b: string): number {
+  return (segmentNameParts(a)?.n ?? 0) - (segmentNameParts(b)?.n ?? 0) || (a < b ? -1 : a > b ? 1 : 0)
+}
+
 /**
- * Whether the file `name` of the directory `dir`, whose entries are `names`, is read as part of an earlier
- * file there: a segment (by its first line) whose session's path, or a segment of that session with a lower
- * number, is among `names`. A walker that lists sessions, or adds them up, skips such a file: reading the
- * earlier one reads it too, so counting both would count its records twice.
+ * The first bytes of a regular file (at most CONTINUATION_PREFIX_BYTES) and its size, or undefined for a
+ * file that is missing, unreadable, a link (O_NOFOLLOW: a segment is never reached through one) or not a
+ * regular file (O_NONBLOCK: a FIFO must not block the read until a writer appears).
  */
-export async function isReadWithAnEarlierFile(
-  dir: string,
-  name: string,
-  names: ReadonlySet<string>,
-): Promise<boolean> {
-  const parts = segmentNameParts(name)
-  if (parts === undefined) return false
-  const earlier =
-    names.has(transcriptFileName(parts.sessionId)) ||
-    [...names].some((other) => {
-      const them = segmentNameParts(other)
-      return them !== undefined && them.sessionId === parts.sessionId && them.n < parts.n
-    })
-  return earlier && (await segmentOf(path.join(dir, name))) !== undefined
-}
-
-/** The segments of `sessionId` in `dir`, by their continuation's `segment`, then by name. */
-async function segmentsIn(dir: string, sessionId: string): Promise<SessionFile[]> {
-  let names: string[]
-  try {
-    names = await readdir(dir)
-  } catch {
-    // The directory cannot be listed: the file asked for is still read on its own.
-    return []
-  }
-  const found: Array<SessionFile & { readonly n: number }> = []
-  for (const name of names) {
-    const parts = segmentNameParts(name)
-    if (parts?.sessionId !== sessionId) continue
-    // Named like a segment but not opening with a continuation of this session: not one of its files.
-    const segment = await segmentOf(path.join(dir, name))
-    if (segment !== undefined) found.push({ ...segment.file, n: parts.n })
-  }
-  found.sort((a, b) => a.segment - b.segment || a.n - b.n)
-  return found.map(({ n: _n, ...file }) => file)
-}
-
-/** The first bytes of a regular file (at most CONTINUATION_PREFIX_BYTES) and its size, or undefined. */
 async function prefixOf(filePath: string): Promise<{ prefix: Buffer; size: number } | undefined> {
   let handle
   try {
-    // O_NONBLOCK: a FIFO named like a transcript must not block the read until a writer appears.
-    handle = await open(filePath, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0))
+    handle = await open(
+      filePath,
+      constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (constants.O_NOFOLLOW ?? 0),
+    )
   } catch {
-    // Missing or unreadable: reading it reports why; it has no segments to find.
+    // Missing, unreadable or a link: reading it reports why; it is no file of a segmented session.
     return undefined
   }
   try {

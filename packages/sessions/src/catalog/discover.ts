@@ -2,8 +2,7 @@ import type { Dirent } from 'node:fs'
 import { readdirSync } from 'node:fs'
 import { readdir } from 'node:fs/promises'
 import path from 'node:path'
-import { transcriptFileName } from '@sessiontape/recorder'
-import { isReadWithAnEarlierFile, segmentNameParts } from '@sessiontape/recorder/internal'
+import { segmentedSessions, segmentNameParts } from '@sessiontape/recorder/internal'
 import { inBatches } from './in-batches.js'
 
 /** A transcript found under a listed directory. */
@@ -204,13 +203,12 @@ async function subagentsOf(
 
 /**
  * Folds the later files of our sessions kept in segments into the entry of the session's first file in this
- * directory (its path, or its first segment when the path is gone): reading that file reads them all, so a
- * segment listed on its own would show the session twice. Only names with a segment's shape are opened.
+ * directory (the recorder's one rule: `segmentedSessions`): reading that file reads them all, so a segment
+ * listed on its own would show the session twice. Only names with a segment's shape are opened.
  */
 async function foldSegments(dir: string, prefix: string, names: string[], found: FoundFile[]): Promise<void> {
-  const all = new Set(names)
-  const later = new Set<string>()
-  for (const name of names) if (await isReadWithAnEarlierFile(dir, name, all)) later.add(name)
+  if (!names.some((name) => segmentNameParts(name) !== undefined)) return
+  const { byFirst, later } = await segmentedSessions(dir, names)
   if (later.size === 0) return
   // Synchronous from here: other walkers push to `found` only between awaits.
   const here = (entry: FoundFile): string | undefined => {
@@ -218,23 +216,17 @@ async function foldSegments(dir: string, prefix: string, names: string[], found:
     const name = entry.file.slice(prefix.length)
     return name.includes(path.sep) ? undefined : name
   }
-  const kept = found.filter((entry) => !later.has(here(entry) ?? ''))
+  const kept: FoundFile[] = []
+  for (const entry of found) {
+    const name = here(entry)
+    if (name !== undefined && later.has(name)) continue
+    const files = name === undefined ? undefined : byFirst.get(name)
+    kept.push(
+      files === undefined || files.length < 2
+        ? entry
+        : { ...entry, segments: files.slice(1).map((file) => file.path) },
+    )
+  }
   found.splice(0, found.length, ...kept)
   names.splice(0, names.length, ...names.filter((name) => !later.has(name)))
-  for (const name of [...later].sort(bySegment)) {
-    const sessionId = segmentNameParts(name)!.sessionId
-    // The session's first file here: its path, else its lowest segment left.
-    const firstName = [
-      transcriptFileName(sessionId),
-      ...names.filter((other) => segmentNameParts(other)?.sessionId === sessionId).sort(bySegment),
-    ].find((other) => all.has(other) && !later.has(other))
-    const at = firstName === undefined ? -1 : found.findIndex((entry) => here(entry) === firstName)
-    if (at === -1) continue
-    const head = found[at]!
-    found[at] = { ...head, segments: [...(head.segments ?? []), prefix + name] }
-  }
-}
-
-function bySegment(a: string, b: string): number {
-  return (segmentNameParts(a)?.n ?? 0) - (segmentNameParts(b)?.n ?? 0)
 }

@@ -1,6 +1,6 @@
 import { readdir, stat } from 'node:fs/promises'
 import path from 'node:path'
-import { isReadWithAnEarlierFile } from '@sessiontape/recorder/internal'
+import { segmentedSessions } from '@sessiontape/recorder/internal'
 
 /**
  * Which files in a directory are sessions: `*.jsonl` (every JSONL agent, subagent files included), Codex's
@@ -44,14 +44,17 @@ async function* walk(dir: string): AsyncGenerator<FoundFile, void, undefined> {
     return
   }
   entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
-  const names = new Set(entries.map((entry) => entry.name))
+  // Later files of our sessions kept in segments: reading the session's first file reads them too.
+  const { later } = await segmentedSessions(
+    dir,
+    entries.map((entry) => entry.name),
+  )
   for (const entry of entries) {
     const full = path.join(dir, entry.name)
     if (entry.isDirectory()) {
       if (!SKIPPED_DIRS.has(entry.name)) yield* walk(full)
     } else if (SESSION_FILE.test(entry.name)) {
-      // A later file of a session of ours (a segment): reading the session's first file reads it too.
-      if (await isReadWithAnEarlierFile(dir, entry.name, names)) continue
+      if (later.has(entry.name)) continue
       if (entry.isFile()) yield { file: full }
       else if (entry.isSymbolicLink()) {
         try {

@@ -1,4 +1,4 @@
-import { closeSync, readdirSync, readSync } from 'node:fs'
+import { closeSync, lstatSync, readdirSync, readSync } from 'node:fs'
 import path from 'node:path'
 
 import { type RecorderError, RecorderErrorCode } from '../../errors.js'
@@ -103,24 +103,28 @@ export function fileToResume(dir: string, sessionId: string): string {
     // No directory (a new session) or none readable: the path, whose own checks say what is wrong.
     return sessionPath
   }
-  let last: { readonly segment: number; readonly path: string } | undefined
+  let last: { readonly segment: number; readonly n: number; readonly path: string } | undefined
   for (const name of names) {
-    if (segmentNameParts(name)?.sessionId !== sessionId) continue
+    const parts = segmentNameParts(name)
+    if (parts?.sessionId !== sessionId) continue
     const segmentPath = path.join(dir, name)
     let prefix: Buffer
     try {
+      // A link is no segment (the readers never follow one either, and the writer opens with O_NOFOLLOW).
+      if (lstatSync(segmentPath).isSymbolicLink()) continue
       prefix = readFirstBytes(segmentPath)
     } catch {
       // Not a regular file, or unreadable: not a segment the session can go on in.
       continue
     }
     const continuation = continuationOfPrefix(prefix, prefix.length, sessionId)
-    if (
-      continuation !== undefined &&
-      continuation.segment >= 2 &&
-      continuation.segment > (last?.segment ?? 1)
-    )
-      last = { segment: continuation.segment, path: segmentPath }
+    if (continuation === undefined || continuation.segment < 2) continue
+    // The file the readers read last: the highest `segment`, then the highest number in the name.
+    const later =
+      last === undefined ||
+      continuation.segment > last.segment ||
+      (continuation.segment === last.segment && parts.n > last.n)
+    if (later) last = { segment: continuation.segment, n: parts.n, path: segmentPath }
   }
   return last?.path ?? sessionPath
 }
