@@ -75,7 +75,7 @@ Lists sessions, newest first: last update, record count, session id, format and 
 and chats, and ~/.sessiontape/sessions ($SESSIONTAPE_SESSIONS_DIR); missing ones are skipped.
 
 Each <dir> (and each of those) is walked down ${WALK_LEVELS} levels, at most 20,000 directories and 200,000
-files (a walk stopped there says so on stderr), never into dot-directories (.sessiontape/ sidecars,
+files, never into dot-directories (.sessiontape/ sidecars,
 .git) or node_modules. Only sessions are listed: a file whose content is no format sessiontape reads
 (a log, a config, a usage file) is skipped and counted; --skipped lists them (path and reason).
 
