@@ -56,6 +56,12 @@ export interface EventBase {
   readonly sidechain?: { readonly agentId?: string }
   /** The record or metadata line the event came from, every field as written. */
   readonly raw: unknown
+  /**
+   * The message the event belongs to was taken out of the conversation (Gemini CLI's `$rewindTo`, or a
+   * checkpoint without it): off the active branch, shown only with every branch; its model request was
+   * made, so a usage event so marked still counts in totals, in no turn.
+   */
+  readonly takenBack?: true
 }
 
 /** Session metadata, as far as the format tells it. Usually first; may repeat when a field changes. */
@@ -136,11 +142,6 @@ export interface UsageEvent extends EventBase {
    * next file on resume).
    */
   readonly requestKey?: string
-  /**
-   * The message that reported it was taken out of the conversation (Gemini CLI's `$rewindTo`, or a
-   * checkpoint without it): the request was made, so usage totals count it, but it belongs to no turn.
-   */
-  readonly takenBack?: true
   /**
    * Later figures of a request an earlier event of this file reported (its `requestKey`): Claude Code writes
    * one line per content block and the counts on the earlier lines are partial. `usage` is then the growth

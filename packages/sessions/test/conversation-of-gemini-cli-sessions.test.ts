@@ -24,7 +24,7 @@ describe('a Gemini CLI session as a conversation', () => {
       { kind: 'session', agent: 'gemini-cli', sessionId: 'gem-0001', id: 'L1@session', line: 1 },
       { kind: 'title', title: 'Inspect package.json', source: 'summary', id: 'L5', line: 5 },
       { kind: 'other', type: '$rewindTo', id: 'L8', line: 8 },
-      // The replay: g-2 once, in its last state; g-3 and g-4 rewound away.
+      // The replay: g-2 once, in its last state; g-3 and g-4 rewound away (they come last, marked).
       { kind: 'user', text: 'read package.json', id: 'g-1', parentId: null, line: 2 },
       { kind: 'thinking', text: 'Plan: Open the file.', id: 'g-2', parentId: 'g-1', line: 4 },
       {
@@ -88,6 +88,17 @@ describe('a Gemini CLI session as a conversation', () => {
         line: 4,
       },
       { kind: 'user', text: 'thanks', id: 'g-5', parentId: 'g-2', line: 9 },
+      // What the rewind took back, kept and marked: shown only with every branch.
+      { kind: 'user', text: 'and the lockfile?', id: 'L6@g-3', parentId: null, line: 6, takenBack: true },
+      {
+        kind: 'marker',
+        marker: 'error',
+        text: 'Quota exceeded',
+        id: 'L7@g-4',
+        parentId: null,
+        line: 7,
+        takenBack: true,
+      },
     ])
     expect(conversation.activeBranch).toEqual([
       'g-1',

@@ -57,15 +57,19 @@ beforeAll(async () => {
 afterAll(() => rm(dir, { recursive: true, force: true }))
 
 describe('usage counts the requests of Gemini messages a rewind took back', () => {
-  it('the conversation has no text of the rewound answer, and its usage marked takenBack', async () => {
+  it('the rewound turns are kept, marked takenBack (off the active branch), their usage too', async () => {
     const conversation = await readConversation(file)
-    const texts = conversation.events.flatMap((e) => ('text' in e ? [e.text] : []))
-    expect(texts).toEqual(['first question', 'kept answer', 'asked again', 'new answer'])
+    const texts = (takenBack: boolean) =>
+      conversation.events.flatMap((e) =>
+        'text' in e && (e.takenBack === true) === takenBack ? [e.text] : [],
+      )
+    expect(texts(false)).toEqual(['first question', 'kept answer', 'asked again', 'new answer'])
+    expect(texts(true)).toEqual(['second question', 'rewound answer'])
     const usage = conversation.events.filter((e) => e.kind === 'usage')
     expect(usage.map((e) => [e.usage.totalTokens, e.takenBack ?? false, e.line, e.id])).toEqual([
       [110, false, 3, 'g1#1'],
       [330, false, 8, 'g3#1'],
-      [220, true, 5, 'L5@g2'],
+      [220, true, 5, 'L5@g2#1'],
     ])
   })
 
@@ -96,13 +100,14 @@ describe('usage counts the requests of Gemini messages a rewind took back', () =
     expect(session).toMatchObject({ sessionId: 'gem-rw', usage: { totalTokens: 660 } })
   })
 
-  it('an export counts them in the total, in no turn', async () => {
+  it('an export counts them in the total, in no turn; --branch all shows the rewound turn, the active branch not', async () => {
     const { text: active } = await exportSession(file, { format: 'md' })
     expect(active).toMatch(/^- Tokens: 400 in · 40 out · 440 total$/m)
     const { text } = await exportSession(file, { format: 'md', branch: 'all' })
     expect(text).toMatch(/^- Tokens: 600 in · 60 out · 660 total$/m)
     const perTurn = [...text!.matchAll(/^_Usage: (.*)_$/gm)].map((m) => m[1])
     expect(perTurn).toEqual(['100 in · 10 out · 110 total', '300 in · 30 out · 330 total'])
-    expect(text).not.toContain('rewound answer')
+    expect(active).not.toContain('rewound answer')
+    expect(text!.split('rewound answer')).toHaveLength(2)
   })
 })

@@ -113,8 +113,8 @@ export class TurnBuilder {
 
   /** Adds an event; returns the turn it completed, if it started a new one. */
   push(event: ConversationEvent): Turn | undefined {
-    // A Gemini request a rewind took back is off the active branch, like a Claude branch left behind.
-    const takenBack = event.kind === 'usage' && event.takenBack === true
+    // A Gemini message a rewind took back is off the active branch, like a Claude branch left behind.
+    const takenBack = event.takenBack === true
     const on = !takenBack && (this.#options.onBranch?.(event) ?? true)
     if (!on && this.#options.activeOnly === true) return undefined
     const text = this.#text

@@ -57,14 +57,23 @@ export function geminiCliMapper(): FormatMapper {
       return lineEvents(value, line, [])
     },
     takenBack(value, line) {
-      // A message a rewind took back (the reader keeps those with token counts): its usage, no text. Ids
-      // `L<line>@<message id>`: several can come from one line (a checkpoint), which has its own `L<line>`.
-      const usage = usageDraft(value)
-      if (usage === undefined) return []
-      return lineEvents(value, line, [{ ...usage, takenBack: true }]).map((event) => ({
-        ...event,
-        id: `${event.id}@${String(value.id)}`,
-      }))
+      // A message a rewind took back, as the reader kept it (whole, or only its token counts when the
+      // replay's bound needed room): its events marked `takenBack`, off the active branch. Ids
+      // `L<line>@<message id>…`: several can come from one line (a checkpoint), which has its own `L<line>`.
+      // Its tool calls are its own: they must not hide a later call of the same id from the conversation.
+      const uuid = `L${line}@${String(value.id)}`
+      const record = {
+        ...value,
+        uuid,
+        parentUuid: null,
+        sessionId: sessionId ?? '',
+        type: String(value.type),
+      }
+      return recordEvents(
+        record as SessionRecord,
+        line,
+        geminiDrafts(record as SessionRecord, new ToolCallsSeen()),
+      ).map((event) => ({ ...event, takenBack: true as const }))
     },
   }
 }
