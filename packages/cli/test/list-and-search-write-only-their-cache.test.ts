@@ -45,12 +45,18 @@ describe('list and search write nothing under the listed directories, only their
       expect(listed.code).toBe(0)
       const sessions = JSON.parse(listed.stdout) as { format: string; note?: string; filePath: string }[]
       expect(new Set(sessions.map((s) => s.format))).toEqual(
-        new Set(['claude-code', 'gemini-cli', 'gemini-json', 'qwen-code', 'sessiontape']),
+        new Set(['claude-code', 'gemini-cli', 'gemini-json', 'qwen-code']),
       )
       const listedLocked = sessions.find((s) => s.filePath === locked)
-      expect(listedLocked).toBeDefined()
-      // root reads a mode-000 file anyway; everyone else gets the note.
-      if (process.getuid?.() !== 0) expect(listedLocked?.note).toMatch(/unreadable \(EACCES\)/)
+      if (process.getuid?.() !== 0) {
+        // Everyone but root is refused the mode-000 file: it is listed with the note, never hidden.
+        expect(listedLocked?.note).toMatch(/unreadable \(EACCES\)/)
+      } else {
+        // root reads it: a line of no known format is no session, and `--skipped` names it.
+        expect(listedLocked).toBeUndefined()
+        const skipped = await runCliWith({ env }, 'list', '--skipped', '--json')
+        expect(JSON.parse(skipped.stdout)).toContainEqual({ path: locked, reason: 'unknown format' })
+      }
       const searched = await runCliWith({ env }, 'search', 'flaky', '--json')
       expect(searched.code).toBe(0)
       expect((JSON.parse(searched.stdout) as { hits: unknown[] }).hits.length).toBeGreaterThan(0)
