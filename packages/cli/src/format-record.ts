@@ -1,3 +1,4 @@
+import path from 'node:path'
 import {
   ENVELOPE_FIELDS,
   type SessionRecord,
@@ -133,8 +134,10 @@ function where(line: number, offset: number | undefined, lineKnown: boolean): st
 }
 
 export function formatProblem(problem: ReadProblem, style: Style = plainStyle, lineKnown = true): string {
+  // A session kept in segments: the line counts in the file the problem names.
+  const file = problem.file === undefined ? '' : `${displayLine(path.basename(problem.file))} `
   return style.warn(
-    `⚠ ${where(problem.line, problem.offset, lineKnown)} · ${problem.kind} · ${displayLine(problem.detail)}`,
+    `⚠ ${file}${where(problem.line, problem.offset, lineKnown)} · ${problem.kind} · ${displayLine(problem.detail)}`,
   )
 }
 

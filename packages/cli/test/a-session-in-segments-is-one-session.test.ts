@@ -67,4 +67,17 @@ describe('a session in segments, through the CLI', () => {
       expect(JSON.stringify(bravo).match(/"uuid":"00000000-0000-4000-8000-000000000002"/g)).toHaveLength(1)
     })
   })
+
+  it('verify names the file a problem is in, and aims repair at it', async () => {
+    await withTempDir(async (dir) => {
+      const session = await writeSegmentedSession(dir)
+      const { appendFile } = await import('node:fs/promises')
+      await appendFile(session.files[1]!, 'not json\n')
+      const verify = await runCli('verify', session.files[0]!)
+      expect(verify.code).toBe(1)
+      expect(verify.stdout).toMatch(/⚠ seg-session~2\.jsonl line 5 · invalid-json/)
+      expect(verify.stdout).toContain(`sessiontape repair ${session.files[1]}`)
+      expect(verify.stdout).not.toContain(`sessiontape repair ${session.files[0]}\n`)
+    })
+  })
 })

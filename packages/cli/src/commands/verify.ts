@@ -104,8 +104,14 @@ function describe(filePath: string, scan: TranscriptScan, io: Parameters<Command
     text += `… ${unlisted} more problem(s) not listed (all problems by kind: ${byKind})\n`
   }
   const repairable = Object.keys(scan.problemsByKind).some((kind) => !LINK_KINDS.has(kind))
-  // repair writes a copy of ours only: another tool's file is never offered to it.
-  if (repairable && scan.format === 'sessiontape')
-    text += `To repair it (never rewriting it): sessiontape repair ${shownPath}\n`
+  // repair writes a copy of ours only: another tool's file is never offered to it. It works on one file: in
+  // a session kept in segments, the files that hold the damage are named.
+  if (repairable && scan.format === 'sessiontape') {
+    const damaged = new Set(
+      scan.problems.filter((p) => !LINK_KINDS.has(p.kind)).map((p) => p.file ?? filePath),
+    )
+    for (const file of damaged.size === 0 ? [filePath] : damaged)
+      text += `To repair it (never rewriting it): sessiontape repair ${displayLine(file)}\n`
+  }
   return text
 }
