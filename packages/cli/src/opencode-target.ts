@@ -1,3 +1,4 @@
+import { constants } from 'node:fs'
 import { open } from 'node:fs/promises'
 import path from 'node:path'
 import { CliError, ExitCode } from './cli-io.js'
@@ -14,8 +15,10 @@ const SQLITE_MAGIC = 'SQLite format 3\0'
 
 async function isSqliteFile(file: string): Promise<boolean> {
   try {
-    const handle = await open(file, 'r')
+    // O_NONBLOCK: a FIFO must not hold the command until a writer appears; only a regular file is read.
+    const handle = await open(file, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0))
     try {
+      if (!(await handle.stat()).isFile()) return false
       const head = Buffer.alloc(16)
       const { bytesRead } = await handle.read(head, 0, 16, 0)
       return bytesRead === 16 && head.toString('latin1') === SQLITE_MAGIC

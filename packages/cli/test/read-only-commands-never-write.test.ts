@@ -80,7 +80,8 @@ describe('list, show, verify and tail write nothing', () => {
         .split(' ')
         .map((arg) => (arg === '.' || arg.endsWith('.jsonl') ? path.join(dir, arg) : arg))
       const { code } = await (inProcess ? runInProcess(...args) : runCli(...args))
-      expect([0, 1]).toContain(code)
+      // 2 only for agent-1.jsonl, a line of no format we read: `show` and `verify` refuse it as unknown.
+      expect(run.includes('agent-1') && !run.startsWith('tail') ? [0, 1, 2] : [0, 1]).toContain(code)
       expect(await snapshot(dir)).toEqual(before)
     },
   )

@@ -1,3 +1,4 @@
+import { ownershipOfPrefix } from '../../format/file-ownership.js'
 import { stat } from 'node:fs/promises'
 import path from 'node:path'
 import { findMeta } from '../../format/meta-file.js'
@@ -231,6 +232,9 @@ export async function recogniseFormat(filePath: string): Promise<TranscriptForma
   const { prefix, size } = await readPrefix(filePath)
   const verdict = verdictOfPrefix(prefix, size)
   if (verdict !== undefined) return verdict
+  // The contract's own rule (format/file-ownership.ts): a file that is one torn line starting like our
+  // envelope is ours — a crash during the very first write.
+  if (size !== Infinity && ownershipOfPrefix(prefix, size).verdict === 'ours') return 'sessiontape'
   const name = path.basename(filePath)
   if (!name.endsWith('.jsonl')) return undefined
   const { meta } = await findMeta(path.dirname(filePath), name.slice(0, -'.jsonl'.length))
