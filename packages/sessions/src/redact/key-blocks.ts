@@ -36,8 +36,9 @@ const LINE_BREAK = /\r?\n|(?:\\{1,2}r)?\\{1,2}n/g
  * nothing. (Set aside by code, not by a pattern: `[junk]*(…)?[junk]*$` backtracks quadratically on a long
  * line of spaces.)
  */
+// The OpenPGP checksum line `=XXXX` may end in `+`, which is trimmed as list punctuation: 1–4 characters.
 const BODY_CORE =
-  /^(?:[A-Za-z0-9+/]{2,}={0,2}|=[A-Za-z0-9+/]{4}|[A-Za-z][A-Za-z0-9-]{1,30}: ?[^\r\n]{0,200})?$/
+  /^(?:[A-Za-z0-9+/]{2,}={0,2}|=[A-Za-z0-9+/]{1,4}|[A-Za-z][A-Za-z0-9-]{1,30}: ?[^\r\n]{0,200})?$/
 const LINE_NUMBER = /^\d{1,7}(?:→|\t|\\t|:) ?/
 const BASE64_RUN = /^[A-Za-z0-9+/]{16,}={0,2}/
 
