@@ -1,9 +1,9 @@
 import { appendFileSync, writeFileSync } from 'node:fs'
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
-import type { AddressInfo, Socket } from 'node:net'
 import { join } from 'node:path'
 import { anthropicWire } from './anthropic.js'
 import { geminiWire } from './gemini.js'
+import { listenOnLoopback } from './loopback.js'
 import { openaiChatWire } from './openai-chat.js'
 import { openaiResponsesWire } from './openai-responses.js'
 import { decide, normalize, usageFor, type Normalized, type Usage } from './reply.js'
@@ -94,7 +94,6 @@ async function readBody(req: IncomingMessage): Promise<Record<string, unknown>> 
 /** `bodiesDir`: each request's body is saved there as `<seq>.json`, to see what an agent sent when a run fails. */
 export async function startServer(logFile: string, bodiesDir?: string): Promise<ModelServer> {
   const entries: LogEntry[] = []
-  const sockets = new Set<Socket>()
   const stallWaiters = new Map<string, () => void>()
   const stalledLabels = new Set<string>()
   let scenario = 'none'
@@ -187,16 +186,9 @@ export async function startServer(logFile: string, bodiesDir?: string): Promise<
       else res.destroy()
     })
   })
-  server.on('connection', (socket) => {
-    // A killed agent resets its connection mid-stream (the stall scenarios do it on purpose): not an error.
-    socket.on('error', () => socket.destroy())
-    sockets.add(socket)
-    socket.on('close', () => sockets.delete(socket))
-  })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address() as AddressInfo
+  const loopback = await listenOnLoopback(server)
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: loopback.url,
     setScenario(label, options) {
       scenario = label
       sendRequestId = options.requestId
@@ -206,10 +198,6 @@ export async function startServer(logFile: string, bodiesDir?: string): Promise<
       if (stalledLabels.has(label)) return
       await new Promise<void>((resolve) => stallWaiters.set(label, resolve))
     },
-    close: async () => {
-      // Stalled responses never end by themselves: their sockets are cut so close() can finish.
-      for (const socket of sockets) socket.destroy()
-      await new Promise<void>((resolve) => server.close(() => resolve()))
-    },
+    close: () => loopback.close(),
   }
 }

@@ -1,5 +1,6 @@
 import { createServer, type Server } from 'node:http'
-import type { AddressInfo, Socket } from 'node:net'
+import type { Socket } from 'node:net'
+import { listenOnLoopback } from './loopback.js'
 
 /**
  * Where the agents' HTTP(S)_PROXY points: a local port that refuses every request and every CONNECT, and
@@ -18,7 +19,6 @@ export interface ProxySink {
 
 export async function startProxySink(): Promise<ProxySink> {
   let hosts: string[] = []
-  const sockets = new Set<Socket>()
   const server: Server = createServer((req, res) => {
     hosts.push(new URL(req.url ?? '/', 'http://unknown').host || (req.headers.host ?? 'unknown'))
     res.writeHead(403, { 'content-type': 'text/plain' }).end('offline: refused by the conformance suite\n')
@@ -27,24 +27,14 @@ export async function startProxySink(): Promise<ProxySink> {
     hosts.push(req.url ?? 'unknown')
     socket.end('HTTP/1.1 403 Forbidden\r\n\r\n')
   })
-  server.on('connection', (socket) => {
-    // An agent killed mid-request resets its connection: that is its business, never a crash of the suite.
-    socket.on('error', () => socket.destroy())
-    sockets.add(socket)
-    socket.on('close', () => sockets.delete(socket))
-  })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address() as AddressInfo
+  const loopback = await listenOnLoopback(server)
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: loopback.url,
     take: () => {
       const taken = hosts
       hosts = []
       return taken
     },
-    close: async () => {
-      for (const socket of sockets) socket.destroy()
-      await new Promise<void>((resolve) => server.close(() => resolve()))
-    },
+    close: () => loopback.close(),
   }
 }

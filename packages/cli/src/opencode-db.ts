@@ -1,6 +1,8 @@
 import { rename, writeFile } from 'node:fs/promises'
 import {
+  addUsage,
   OpenCodeDbError,
+  ZERO_USAGE,
   readOpenCodeDb,
   type Conversation,
   type ConversationEvent,
@@ -121,36 +123,16 @@ export interface StoreSessionUsage extends Usage {
   readonly agreesWithAgentTotal: boolean
 }
 
-const ZERO: Usage = {
-  inputTokens: 0,
-  cacheReadInputTokens: 0,
-  cacheCreationInputTokens: 0,
-  outputTokens: 0,
-  reasoningOutputTokens: 0,
-  totalTokens: 0,
-}
-
-function add(a: Usage, b: Usage): Usage {
-  return {
-    inputTokens: a.inputTokens + b.inputTokens,
-    cacheReadInputTokens: a.cacheReadInputTokens + b.cacheReadInputTokens,
-    cacheCreationInputTokens: a.cacheCreationInputTokens + b.cacheCreationInputTokens,
-    outputTokens: a.outputTokens + b.outputTokens,
-    reasoningOutputTokens: a.reasoningOutputTokens + b.reasoningOutputTokens,
-    totalTokens: a.totalTokens + b.totalTokens,
-  }
-}
-
 /** One session's usage: every usage event counted once (one per model request), beside the row's totals. */
 export function sessionUsage(session: Conversation): StoreSessionUsage {
-  let sum = ZERO
+  let sum = ZERO_USAGE
   let requests = 0
   const models = new Set<string>()
   let row: Readonly<Record<string, unknown>> = {}
   let parentSessionId: string | undefined
   for (const event of session.events) {
     if (event.kind === 'usage') {
-      sum = add(sum, event.usage)
+      sum = addUsage(sum, event.usage)
       requests++
       if (event.model !== undefined) models.add(event.model)
     } else if (event.kind === 'session') {
@@ -188,10 +170,10 @@ export function sessionUsage(session: Conversation): StoreSessionUsage {
 export async function storeUsage(target: OpenCodeTarget, json: boolean, io: CliIo): Promise<ExitCode> {
   const db = await readStore('usage', target, io)
   const sessions = db.sessions.map(sessionUsage)
-  let totals = ZERO
+  let totals = ZERO_USAGE
   let requests = 0
   for (const s of sessions) {
-    totals = add(totals, s)
+    totals = addUsage(totals, s)
     requests += s.requests
   }
   for (const s of sessions) {

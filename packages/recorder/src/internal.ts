@@ -20,10 +20,9 @@ export { resolveFormat } from './read/formats/resolve-format.js'
 export { groupCodexThreads } from './read/formats/codex-threads.js'
 export {
   segmentedSessions,
-  segmentOf,
   sessionFiles,
   type SegmentedSessions,
   type SessionFile,
 } from './read/session-files.js'
-export { continuationOf, segmentNameParts } from './format/segments.js'
+export { segmentNameParts } from './format/segments.js'
 export { recogniseFormat } from './read/formats/detect-format.js'

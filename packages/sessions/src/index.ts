@@ -45,6 +45,7 @@ export {
   type UsageTotals,
 } from './usage/summarize-usage.js'
 export { BUILT_IN_PRICES, type ModelPrice, type PriceTable } from './usage/prices.js'
+export { addUsage, ZERO_USAGE } from './usage/usage.js'
 export { agentHomes, existingAgentHomes, transcriptHomes, type AgentHome } from './agent-homes.js'
 export {
   readOpenCodeDb,

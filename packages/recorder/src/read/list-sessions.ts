@@ -241,7 +241,7 @@ async function summarize(
   } else note = meta
   let rebuilt: SessionMeta
   try {
-    rebuilt = await rebuildMeta(filePath, sessionId, mtime)
+    rebuilt = await rebuildMeta(filePath, sessionId, mtime, session === undefined)
   } catch (error) {
     return unreadable(sessionId, filePath, mtime, error, `${note}; `)
   }

@@ -97,7 +97,7 @@ export async function sessionFiles(filePath: string): Promise<SessionFile[]> {
  * The session and continuation of a file named like a segment (`<sessionId>~<n>.jsonl`) whose first line is
  * a continuation record of that session; undefined for any other file (a link, a FIFO: not a regular file).
  */
-export async function segmentOf(
+async function segmentOf(
   filePath: string,
 ): Promise<{ readonly sessionId: string; readonly file: SessionFile } | undefined> {
   const parts = segmentNameParts(path.basename(filePath))

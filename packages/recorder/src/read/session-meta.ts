@@ -1,5 +1,10 @@
-import { FORMAT_VERSION, TITLE_RECORD_TYPE, type SessionMeta } from '../format/record-format.js'
-import { streamRecords } from './stream-records.js'
+import {
+  FORMAT_VERSION,
+  TITLE_RECORD_TYPE,
+  type SessionMeta,
+  type SessionRecord,
+} from '../format/record-format.js'
+import { classifiedLines } from './classified-lines.js'
 
 /**
  * Lines longer than this are skipped (not counted) while a sidecar is rebuilt: listing rebuilds several
@@ -15,6 +20,7 @@ export async function rebuildMeta(
   transcriptPath: string,
   sessionId: string,
   fallbackTime: string,
+  oneFile = false,
 ): Promise<SessionMeta> {
   let recordCount = 0
   let createdAt: string | undefined
@@ -22,10 +28,9 @@ export async function rebuildMeta(
   let lastUuid: string | null = null
   // Only `title` records name a session of ours, as the live sidecar has it (see MetaWriter.setTitle).
   let title: string | undefined
-  for await (const record of streamRecords(transcriptPath, {
-    maxLineBytes: REBUILD_MAX_LINE_BYTES,
-    format: 'sessiontape',
-  })) {
+  // `oneFile`: the caller (a listing) already knows the session has no segments, so the directory is not
+  // listed again for each session it rebuilds.
+  for await (const record of recordsOf(transcriptPath, oneFile)) {
     recordCount++
     createdAt ??= record.timestamp
     updatedAt = record.timestamp
@@ -40,5 +45,15 @@ export async function rebuildMeta(
     lastUuid,
     ...(title === undefined ? {} : { title }),
     v: FORMAT_VERSION,
+  }
+}
+
+async function* recordsOf(transcriptPath: string, oneFile: boolean): AsyncGenerator<SessionRecord> {
+  for await (const batch of classifiedLines(transcriptPath, {
+    maxLineBytes: REBUILD_MAX_LINE_BYTES,
+    format: 'sessiontape',
+    oneFile,
+  })) {
+    for (const entry of batch) yield* entry.records
   }
 }
